@@ -1,0 +1,68 @@
+"""Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import Finding, Severity
+from .model.card import Card, Catalog, slug
+from .yamlio import LocDict, LocList, load_yaml
+
+
+def card_files(cards_dir: Path) -> list[Path]:
+    if not cards_dir.is_dir():
+        return []
+    files = [p for p in cards_dir.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
+    return sorted(files, key=lambda p: p.relative_to(cards_dir).as_posix())
+
+
+def read_cards(game: str, cards_dir: Path, root: Path) -> tuple[Catalog, list[Finding]]:
+    """Every card of every file, in file order. Bad files and entries become findings; nothing raises."""
+    catalog = Catalog(game)
+    findings: list[Finding] = []
+    for path in card_files(cards_dir):
+        shown = _shown(path, root)
+        catalog.files.append(shown)
+        doc = load_yaml(path, shown)
+        findings.extend(doc.findings)
+        data = doc.data
+        if data is None:
+            continue
+        if not isinstance(data, LocList):
+            line, col = getattr(data, "loc", (1, 1))
+            findings.append(Finding(shown, line, col, Severity.ERROR, "not-a-list", None,
+                                    "a card file must be a list of cards ('- name: ...')",
+                                    "start each card with '- '"))
+            continue
+        for index, item in enumerate(data):
+            line, col = data.item_loc(index)
+            if not isinstance(item, LocDict):
+                findings.append(Finding(shown, line, col, Severity.ERROR, "card-not-a-mapping", None,
+                                        f"card #{index + 1} is {_what(item)}, not a mapping of fields"))
+                continue
+            card_id = _card_id(item, path.stem, index)
+            catalog.cards.append(Card(card_id, dict(item), shown, line, col, dict(item.key_locs), len(catalog.cards)))
+    return catalog, findings
+
+
+def _card_id(item: LocDict, stem: str, index: int) -> str:
+    explicit = item.get("id")
+    if isinstance(explicit, str) and explicit.strip():
+        return explicit.strip()
+    name = item.get("name")
+    made = slug(name) if isinstance(name, str) else ""
+    return made or f"{stem}-{index + 1}"  # untitled drafts still get a stable, findable id
+
+
+def _what(value: object) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, list):
+        return "a list"
+    return f"the value {value!r}"
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,90 @@
+"""Turn problems into data: the one Finding type, severities, and the one user-facing exception."""
+from __future__ import annotations
+
+import difflib
+import enum
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+class Severity(enum.IntEnum):
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:  # "error", "warning", "info"
+        return self.name.lower()
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem found in the user's data, located like a compiler diagnostic."""
+
+    file: str
+    line: int
+    column: int
+    severity: Severity = field(compare=False)
+    code: str
+    card: str | None = None
+    message: str = field(default="", compare=False)
+    hint: str | None = field(default=None, compare=False)
+
+    def format(self) -> str:
+        loc = self.file or "<workspace>"
+        if self.line:
+            loc += f":{self.line}:{self.column or 1}"
+        who = f" {self.card}:" if self.card else ""
+        text = f"{loc}: {self.severity}[{self.code}]{who} {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "severity": str(self.severity),
+            "code": self.code,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "card": self.card,
+            "hint": self.hint,
+        }
+
+
+def count(findings: Iterable[Finding]) -> dict[str, int]:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        counts[str(f.severity)] += 1
+    return counts
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.file, f.line, f.column, f.code, f.card or ""))
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str | None:
+    """A 'did you mean' hint from difflib, case-insensitively, or None."""
+    lowered: dict[str, str] = {}
+    for choice in choices:
+        lowered.setdefault(choice.lower(), choice)
+    hits = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f"did you mean '{lowered[hits[0]]}'?" if hits else None
+
+
+class CardgenError(Exception):
+    """A problem the user must fix before anything can be done; shown as one line, never a traceback."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+
+    def format(self) -> str:
+        where = ""
+        if self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        return f"{where}error: {self.message}"

@@ -1,0 +1,197 @@
+"""The rules model of one game as plain objects: fields, vocabularies, cost grammar, glossary, collation, numbering."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..yamlio import Loc
+
+FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
+
+
+@dataclass
+class FieldSpec:
+    name: str
+    type: str
+    vocab: str | None = None
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    max_length: int | None = None
+    label: str | None = None
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class Term:
+    """One value of a vocabulary (a faction, a kind, a rarity, a tag) and what it implies for a card."""
+
+    name: str
+    aliases: list[str] = field(default_factory=list)
+    requires: list[str] = field(default_factory=list)
+    forbids: list[str] = field(default_factory=list)
+    warn: str | None = None
+    note: str | None = None
+    attrs: dict[str, Any] = field(default_factory=dict)  # colour, letter, description…: free for templates
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class Vocabulary:
+    name: str
+    terms: list[Term]
+    open: bool = False  # an open vocabulary accepts new values (reported as info)
+    loc: Loc = (0, 0)
+
+    def __post_init__(self) -> None:
+        self._exact = {t.name: t for t in self.terms}
+        self._folded = {t.name.lower(): t for t in self.terms}
+        self._alias = {a.lower(): t for t in self.terms for a in t.aliases}
+
+    def lookup(self, value: str) -> tuple[Term | None, str]:
+        """(term, how): how is 'exact', 'case' (differs only in case), 'alias', or 'unknown'."""
+        if value in self._exact:
+            return self._exact[value], "exact"
+        folded = value.lower()
+        if folded in self._folded:
+            return self._folded[folded], "case"
+        if folded in self._alias:
+            return self._alias[folded], "alias"
+        return None, "unknown"
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.terms]
+
+
+@dataclass
+class CostSymbol:
+    letter: str
+    name: str
+    icon: str = ""
+    color: str = "#444444"
+    text_color: str = "#ffffff"
+    rules: str = ""
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class CostGrammar:
+    symbols: list[CostSymbol] = field(default_factory=list)
+    generic: bool = False  # '{2}' means two of any symbol
+    x: bool = True  # 'X' allowed
+    clauses: str = "info"  # free-text clauses: 'info', 'warning' or 'error'
+    separator: str = ","
+
+    def symbol(self, letter: str) -> CostSymbol | None:
+        for s in self.symbols:
+            if s.letter == letter:
+                return s
+        return None
+
+
+@dataclass
+class Keyword:
+    name: str
+    reminder: str | None = None
+    rules: str | None = None
+    note: str | None = None
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class RarityCount:
+    designs: int | None = None
+    copies: int | None = None
+
+
+@dataclass
+class CollationGroup:
+    """A group of designs in one print run; a card belongs to the first group whose `where` it matches."""
+
+    name: str
+    where: dict[str, Any]
+    cards: int | None = None
+    copies: int | None = None
+    rarities: dict[str, RarityCount] = field(default_factory=dict)
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class NumberPrefix:
+    prefix: str
+    where: dict[str, Any]
+    total: int | None = None
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class Numbering:
+    key: str = "number"  # the card field holding the collector number
+    pattern: str = r"^(?P<prefix>[A-Za-z]*)(?P<index>\d+|x)/(?P<total>\d+|x)$"
+    unassigned: str = "x"
+    case_sensitive: bool = True
+    required: bool = False  # every card a prefix selects must carry a number
+    prefixes: list[NumberPrefix] = field(default_factory=list)
+    loc: Loc = (0, 0)
+
+
+@dataclass
+class GameModel:
+    id: str
+    name: str
+    file: str
+    version: str = ""
+    description: str = ""
+    fields: dict[str, FieldSpec] = field(default_factory=dict)
+    vocabularies: dict[str, Vocabulary] = field(default_factory=dict)
+    cost: CostGrammar = field(default_factory=CostGrammar)
+    keywords: list[Keyword] = field(default_factory=list)
+    keyword_lines: bool = False  # lines like 'Shield' or 'Bleed - reminder' declare keywords
+    bare_symbols: bool = False  # 'Gain LLL.' — standalone runs of symbol letters in text are cost symbols
+    placeholders: list[str] = field(default_factory=list)
+    draft_field: str | None = "status"
+    draft_values: list[str] = field(default_factory=lambda: ["draft"])
+    text_fields: list[str] = field(default_factory=lambda: ["text"])
+    collation: list[CollationGroup] = field(default_factory=list)
+    numbering: Numbering | None = None
+    card: dict[str, Any] = field(default_factory=dict)  # size, bleed, safe (as written, with units)
+    limits: dict[str, Any] = field(default_factory=dict)
+    deck: dict[str, Any] = field(default_factory=dict)
+    draft: dict[str, Any] = field(default_factory=dict)
+    packs: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
+    section_locs: dict[str, Loc] = field(default_factory=dict)
+
+    def keyword(self, name: str) -> Keyword | None:
+        folded = name.lower()
+        for k in self.keywords:
+            if k.name.lower() == folded:
+                return k
+        return None
+
+    def vocab_for(self, field_name: str) -> Vocabulary | None:
+        spec = self.fields.get(field_name)
+        return self.vocabularies.get(spec.vocab) if spec and spec.vocab else None
+
+    def term(self, field_name: str, value: str) -> Term | None:
+        vocab = self.vocab_for(field_name)
+        return vocab.lookup(value)[0] if vocab else None
+
+
+def matches(where: dict[str, Any], data: dict[str, Any]) -> bool:
+    """Does a card's data match a `where` clause? A list means 'exactly these (any order)', a scalar 'has this'.
+    A key starting with 'not ' negates its test; `{}` matches every card."""
+    for key, want in where.items():
+        negate = key.startswith("not ")
+        name = key[4:] if negate else key
+        have = data.get(name)
+        if isinstance(want, list):
+            got = have if isinstance(have, list) else ([] if have is None else [have])
+            ok = sorted(map(str, got)) == sorted(map(str, want))
+        elif isinstance(have, list):
+            ok = want in have
+        else:
+            ok = have == want
+        if ok == negate:
+            return False
+    return True

@@ -1,0 +1,347 @@
+"""Turn rules/<game>/game.yaml into a GameModel, reporting every problem in it as a located finding."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import Finding, Severity, did_you_mean, sort_findings
+from ..units import UnitError, length, size
+from ..yamlio import LocDict, LocList, load_yaml
+from .game import (
+    FIELD_TYPES,
+    CollationGroup,
+    CostGrammar,
+    CostSymbol,
+    FieldSpec,
+    GameModel,
+    Keyword,
+    NumberPrefix,
+    Numbering,
+    RarityCount,
+    Term,
+    Vocabulary,
+)
+
+SECTIONS = {
+    "game", "card", "fields", "vocabularies", "cost", "text", "keywords", "placeholders",
+    "collation", "numbering", "limits", "deck", "draft", "packs", "notes",
+}
+REQUIRED_SECTIONS = ("game", "fields")
+
+
+class _Reader:
+    """Typed access to located mappings that records a finding instead of raising."""
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.findings: list[Finding] = []
+
+    def error(self, loc: tuple[int, int], code: str, message: str, hint: str | None = None,
+              severity: Severity = Severity.ERROR) -> None:
+        self.findings.append(Finding(self.shown, loc[0], loc[1], severity, code, None, message, hint))
+
+    def mapping(self, value: Any, where: str, loc: tuple[int, int]) -> LocDict | None:
+        if isinstance(value, LocDict):
+            return value
+        self.error(getattr(value, "loc", loc), "model-type", f"{where} must be a mapping")
+        return None
+
+    def keys(self, m: LocDict, allowed: set[str], where: str) -> None:
+        for key in m:
+            if key not in allowed:
+                self.error(m.key_loc(key), "model-unknown-key", f"unknown key '{key}' in {where}",
+                           did_you_mean(key, sorted(allowed)))
+
+    def get(self, m: LocDict, key: str, kind: type | tuple[type, ...], where: str, *,
+            required: bool = False, default: Any = None) -> Any:
+        if key not in m or m[key] is None:
+            if required:
+                self.error(m.loc, "model-missing", f"{where} needs '{key}'")
+            return default
+        value = m[key]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            self.error(m.key_loc(key), "model-type", f"'{key}' in {where} must be {_article(names)}")
+            return default
+        return value
+
+    def strings(self, m: LocDict, key: str, where: str) -> list[str]:
+        value = m.get(key)
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return list(value)
+        self.error(m.key_loc(key), "model-type", f"'{key}' in {where} must be a list of text")
+        return []
+
+
+def _article(names: str) -> str:
+    return {"str": "text", "int": "a whole number", "bool": "true or false", "LocDict": "a mapping",
+            "LocList": "a list", "list": "a list", "dict": "a mapping"}.get(names, names)
+
+
+def _items(r: _Reader, value: Any, where: str, loc: tuple[int, int]) -> list[tuple[LocDict, tuple[int, int]]]:
+    """A list of mappings (or a mapping of name -> mapping, the name becoming 'name')."""
+    out: list[tuple[LocDict, tuple[int, int]]] = []
+    if isinstance(value, LocList):
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                d = LocDict(name=item)
+                d.loc, d.key_locs = value.item_loc(i), {"name": value.item_loc(i)}
+                item = d
+            if isinstance(item, LocDict):
+                out.append((item, value.item_loc(i)))
+            else:
+                r.error(value.item_loc(i), "model-type", f"each entry of {where} must be a mapping")
+    elif isinstance(value, LocDict):
+        for name, item in value.items():
+            if item is None:
+                item = LocDict()
+                item.loc, item.key_locs = value.key_loc(name), {}
+            if isinstance(item, LocDict):
+                item = LocDict(item, name=name) if "name" not in item else item
+                item.loc = value.key_loc(name)
+                item.key_locs = {**getattr(value[name], "key_locs", {}), "name": value.key_loc(name)}
+                out.append((item, value.key_loc(name)))
+            else:
+                r.error(value.key_loc(name), "model-type", f"entry '{name}' of {where} must be a mapping")
+    elif value is not None:
+        r.error(loc, "model-type", f"{where} must be a list")
+    return out
+
+
+def _fields(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    allowed = {"name", "type", "vocab", "values", "required", "min", "max", "max_length", "label"}
+    for item, loc in _items(r, raw.get("fields"), "fields", raw.key_loc("fields")):
+        r.keys(item, allowed, f"field '{item.get('name')}'")
+        name = r.get(item, "name", str, "a field", required=True)
+        ftype = r.get(item, "type", str, f"field '{name}'", default="text")
+        if ftype not in FIELD_TYPES:
+            r.error(item.key_loc("type"), "model-field-type", f"field '{name}' has unknown type '{ftype}'",
+                    did_you_mean(ftype, FIELD_TYPES) or f"one of {', '.join(FIELD_TYPES)}")
+            ftype = "text"
+        vocab = r.get(item, "vocab", str, f"field '{name}'")
+        values = r.strings(item, "values", f"field '{name}'")
+        if values and not vocab:  # inline vocabulary
+            vocab = f"{name}"
+            model.vocabularies.setdefault(vocab, Vocabulary(vocab, [Term(v) for v in values], loc=item.key_loc("values")))
+        if ftype in ("enum", "list") and not vocab:
+            r.error(loc, "model-missing", f"field '{name}' of type {ftype} needs 'vocab' or 'values'")
+        if name:
+            model.fields[name] = FieldSpec(
+                name, ftype, vocab, bool(r.get(item, "required", bool, name, default=False)),
+                r.get(item, "min", int, name), r.get(item, "max", int, name),
+                r.get(item, "max_length", int, name), r.get(item, "label", str, name), loc,
+            )
+
+
+def _vocabularies(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    vocabs = raw.get("vocabularies")
+    if vocabs is None:
+        return
+    m = r.mapping(vocabs, "vocabularies", raw.key_loc("vocabularies"))
+    if m is None:
+        return
+    for vname, body in m.items():
+        is_open = False
+        entries = body
+        if isinstance(body, LocDict) and "terms" in body:
+            r.keys(body, {"terms", "open"}, f"vocabulary '{vname}'")
+            is_open = bool(r.get(body, "open", bool, vname, default=False))
+            entries = body["terms"]
+        terms = []
+        for item, loc in _items(r, entries, f"vocabulary '{vname}'", m.key_loc(vname)):
+            tname = r.get(item, "name", str, f"an entry of vocabulary '{vname}'", required=True)
+            if not tname:
+                continue
+            term = Term(
+                tname, r.strings(item, "aliases", tname), r.strings(item, "requires", tname),
+                r.strings(item, "forbids", tname), r.get(item, "warn", str, tname), r.get(item, "note", str, tname),
+                {k: v for k, v in item.items() if k not in {"name", "aliases", "requires", "forbids", "warn", "note"}},
+                loc,
+            )
+            terms.append(term)
+        model.vocabularies[vname] = Vocabulary(vname, terms, is_open, m.key_loc(vname))
+
+
+def _cost(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    c = raw.get("cost")
+    if c is None:
+        return
+    m = r.mapping(c, "cost", raw.key_loc("cost"))
+    if m is None:
+        return
+    r.keys(m, {"symbols", "generic", "x", "clauses", "separator"}, "cost")
+    grammar = CostGrammar(
+        generic=bool(r.get(m, "generic", bool, "cost", default=False)),
+        x=bool(r.get(m, "x", bool, "cost", default=True)),
+        clauses=r.get(m, "clauses", str, "cost", default="info"),
+        separator=r.get(m, "separator", str, "cost", default=","),
+    )
+    if grammar.clauses not in ("info", "warning", "error"):
+        r.error(m.key_loc("clauses"), "model-value", "cost.clauses must be info, warning or error")
+        grammar.clauses = "info"
+    for item, loc in _items(r, m.get("symbols"), "cost.symbols", m.key_loc("symbols")):
+        r.keys(item, {"letter", "name", "icon", "color", "text_color", "rules"}, "a cost symbol")
+        letter = r.get(item, "letter", str, "a cost symbol", required=True)
+        if letter and not re.fullmatch(r"[A-Z]", letter):
+            r.error(item.key_loc("letter"), "model-value", f"cost symbol letter '{letter}' must be one capital letter")
+            continue
+        if letter:
+            grammar.symbols.append(CostSymbol(
+                letter, r.get(item, "name", str, letter, default=letter), r.get(item, "icon", str, letter, default=""),
+                r.get(item, "color", str, letter, default="#444444"),
+                r.get(item, "text_color", str, letter, default="#ffffff"), r.get(item, "rules", str, letter, default=""), loc,
+            ))
+    model.cost = grammar
+
+
+def _keywords(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    seen: dict[str, int] = {}
+    for item, loc in _items(r, raw.get("keywords"), "keywords", raw.key_loc("keywords")):
+        r.keys(item, {"name", "reminder", "rules", "note"}, "a keyword")
+        name = r.get(item, "name", str, "a keyword", required=True)
+        if not name:
+            continue
+        if name.lower() in seen:
+            r.error(loc, "model-duplicate", f"keyword '{name}' is defined twice (first at line {seen[name.lower()]})")
+            continue
+        seen[name.lower()] = loc[0]
+        model.keywords.append(Keyword(name, r.get(item, "reminder", str, name), r.get(item, "rules", str, name),
+                                      r.get(item, "note", str, name), loc))
+
+
+def _where(r: _Reader, item: LocDict, owner: str, model: GameModel) -> dict[str, Any]:
+    where = r.get(item, "where", LocDict, owner, default=LocDict())
+    for key in where:
+        fname = key[4:] if key.startswith("not ") else key
+        if fname not in model.fields:
+            r.error(where.key_loc(key), "model-unknown-field", f"{owner} selects on unknown field '{fname}'",
+                    did_you_mean(fname, list(model.fields)))
+    return dict(where)
+
+
+def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    for item, loc in _items(r, raw.get("collation"), "collation", raw.key_loc("collation")):
+        r.keys(item, {"name", "where", "cards", "copies", "rarities"}, "a collation group")
+        name = r.get(item, "name", str, "a collation group", required=True) or "?"
+        group = CollationGroup(name, _where(r, item, f"collation group '{name}'", model),
+                               r.get(item, "cards", int, name), r.get(item, "copies", int, name), loc=loc)
+        rar = r.get(item, "rarities", LocDict, name, default=LocDict())
+        rvocab = model.vocab_for("rarity")
+        for rname, counts in rar.items():
+            if rvocab and rvocab.lookup(rname)[1] == "unknown":
+                r.error(rar.key_loc(rname), "model-value", f"collation group '{name}' names unknown rarity '{rname}'",
+                        did_you_mean(rname, rvocab.names()))
+            if not isinstance(counts, LocDict):
+                r.error(rar.key_loc(rname), "model-type", f"rarity '{rname}' of '{name}' must map designs/copies")
+                continue
+            r.keys(counts, {"designs", "copies"}, f"rarity '{rname}' of '{name}'")
+            group.rarities[rname] = RarityCount(r.get(counts, "designs", int, rname), r.get(counts, "copies", int, rname))
+        model.collation.append(group)
+
+
+def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    n = raw.get("numbering")
+    if n is None:
+        return
+    m = r.mapping(n, "numbering", raw.key_loc("numbering"))
+    if m is None:
+        return
+    r.keys(m, {"field", "pattern", "unassigned", "case_sensitive", "required", "prefixes"}, "numbering")
+    scheme = Numbering(loc=raw.key_loc("numbering"))
+    scheme.key = r.get(m, "field", str, "numbering", default=scheme.key)
+    scheme.pattern = r.get(m, "pattern", str, "numbering", default=scheme.pattern)
+    scheme.unassigned = r.get(m, "unassigned", str, "numbering", default=scheme.unassigned)
+    scheme.case_sensitive = r.get(m, "case_sensitive", bool, "numbering", default=True)
+    scheme.required = r.get(m, "required", bool, "numbering", default=False)
+    try:
+        groups = re.compile(scheme.pattern).groupindex
+        if not {"index", "total"} <= set(groups):
+            r.error(m.key_loc("pattern"), "model-value", "numbering.pattern needs named groups 'index' and 'total'")
+    except re.error as exc:
+        r.error(m.key_loc("pattern"), "model-value", f"numbering.pattern is not a valid regular expression: {exc}")
+        scheme.pattern = Numbering.pattern
+    for item, loc in _items(r, m.get("prefixes"), "numbering.prefixes", m.key_loc("prefixes")):
+        r.keys(item, {"prefix", "where", "total"}, "a numbering prefix")
+        prefix = r.get(item, "prefix", str, "a numbering prefix", required=True)
+        if prefix is not None:
+            scheme.prefixes.append(NumberPrefix(prefix, _where(r, item, f"prefix '{prefix}'", model),
+                                                r.get(item, "total", int, prefix), loc))
+    model.numbering = scheme
+
+
+def _card(r: _Reader, raw: LocDict, model: GameModel) -> None:
+    c = raw.get("card")
+    if c is None:
+        return
+    m = r.mapping(c, "card", raw.key_loc("card"))
+    if m is None:
+        return
+    r.keys(m, {"size", "bleed", "safe", "corner_radius"}, "card")
+    checks: dict[str, Callable[[Any], Any]] = {"size": size, "bleed": length, "safe": length, "corner_radius": length}
+    for key, parse in checks.items():
+        if key in m:
+            try:
+                parse(m[key])
+            except UnitError as exc:
+                r.error(m.key_loc(key), "model-unit", str(exc))
+                continue
+            model.card[key] = m[key]
+
+
+def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, list[Finding]]:
+    """Read one game model. Returns (None, findings) only when the file cannot be used at all."""
+    doc = load_yaml(path, shown)
+    if doc.data is None:
+        if not doc.findings:
+            doc.findings.append(Finding(shown, 1, 1, Severity.ERROR, "model-empty", None, "game model is empty"))
+        return None, doc.findings
+    r = _Reader(shown)
+    r.findings.extend(doc.findings)
+    raw = doc.data
+    if not isinstance(raw, LocDict):
+        r.error(getattr(raw, "loc", (1, 1)), "model-type", "game.yaml must be a mapping of sections")
+        return None, r.findings
+    r.keys(raw, SECTIONS, "game.yaml")
+    for section in REQUIRED_SECTIONS:
+        if section not in raw:
+            r.error((1, 1), "model-missing-section", f"game.yaml has no '{section}' section")
+    game = r.get(raw, "game", LocDict, "game.yaml", default=LocDict())
+    r.keys(game, {"id", "name", "version", "description", "source", "sample"}, "game")
+    model = GameModel(
+        id=game_id, name=r.get(game, "name", str, "game", default=game_id), file=shown,
+        version=str(game.get("version") or ""), description=r.get(game, "description", str, "game", default=""),
+        raw=dict(raw), section_locs={k: raw.key_loc(k) for k in raw},
+    )
+    _vocabularies(r, raw, model)
+    _fields(r, raw, model)
+    for spec in model.fields.values():
+        if spec.vocab and spec.vocab not in model.vocabularies:
+            r.error(spec.loc, "model-unknown-vocab", f"field '{spec.name}' uses unknown vocabulary '{spec.vocab}'",
+                    did_you_mean(spec.vocab, list(model.vocabularies)))
+    for vocab in model.vocabularies.values():
+        for term in vocab.terms:
+            for f in term.requires + term.forbids:
+                if f not in model.fields:
+                    r.error(term.loc, "model-unknown-field", f"'{term.name}' requires or forbids unknown field '{f}'",
+                            did_you_mean(f, list(model.fields)))
+    _cost(r, raw, model)
+    _keywords(r, raw, model)
+    text = r.get(raw, "text", LocDict, "game.yaml", default=LocDict())
+    r.keys(text, {"keyword_lines", "bare_symbols", "fields"}, "text")
+    model.keyword_lines = bool(r.get(text, "keyword_lines", bool, "text", default=False))
+    model.bare_symbols = bool(r.get(text, "bare_symbols", bool, "text", default=False))
+    model.text_fields = r.strings(text, "fields", "text") or [f for f in ("text",) if f in model.fields]
+    model.placeholders = r.strings(raw, "placeholders", "game.yaml")
+    _collation(r, raw, model)
+    _numbering(r, raw, model)
+    _card(r, raw, model)
+    for key in ("limits", "deck", "draft", "packs"):
+        value = r.get(raw, key, LocDict, "game.yaml", default=None)
+        if value is not None:
+            setattr(model, key, value)
+    return model, sort_findings(r.findings)

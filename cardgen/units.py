@@ -1,0 +1,64 @@
+"""Turn physical sizes written with units ('63mm', '0.125in', '9pt') into points; the only place units are parsed."""
+from __future__ import annotations
+
+import re
+
+PT_PER_UNIT = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54, "px": 72.0 / 300.0}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|in|mm|cm)\s*$")
+
+# Paper sizes in points (portrait).
+PAPERS: dict[str, tuple[float, float]] = {
+    "a4": (595.2756, 841.8898),
+    "a3": (841.8898, 1190.5512),
+    "a5": (419.5276, 595.2756),
+    "letter": (612.0, 792.0),
+    "legal": (612.0, 1008.0),
+}
+
+# Card sizes (trim) in points.
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker-eu": (63 * PT_PER_UNIT["mm"], 88 * PT_PER_UNIT["mm"]),
+    "poker": (180.0, 252.0),
+    "bridge": (57.15 * PT_PER_UNIT["mm"], 88.9 * PT_PER_UNIT["mm"]),
+    "tarot": (69.85 * PT_PER_UNIT["mm"], 120.65 * PT_PER_UNIT["mm"]),
+    "mini": (44.45 * PT_PER_UNIT["mm"], 63.5 * PT_PER_UNIT["mm"]),
+}
+
+
+class UnitError(ValueError):
+    """A length without a unit, or with one cardgen does not know."""
+
+
+def length(value: object) -> float:
+    """'63mm' -> 178.58 (points). A bare number is refused: every size in a file carries its unit."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise UnitError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
+    if isinstance(value, (int, float)):
+        if value == 0:
+            return 0.0
+        raise UnitError(f"length {value!r} has no unit; write e.g. '{value}mm' or '{value}pt'")
+    m = _LENGTH.match(value)
+    if not m:
+        raise UnitError(f"'{value}' is not a length; write e.g. '3mm', '0.125in', '9pt' or '1cm'")
+    return float(m.group(1)) * PT_PER_UNIT[m.group(2)]
+
+
+def size(value: object) -> tuple[float, float]:
+    """'63mm x 88mm' or a known name ('poker', 'a4') -> (width, height) in points."""
+    if isinstance(value, str):
+        key = value.strip().lower()
+        if key in CARD_SIZES:
+            return CARD_SIZES[key]
+        if key in PAPERS:
+            return PAPERS[key]
+        parts = re.split(r"\s*[x×]\s*", value.strip())
+        if len(parts) == 2:
+            return length(parts[0]), length(parts[1])
+    raise UnitError(
+        f"'{value}' is not a size; write 'WIDTHxHEIGHT' with units (e.g. '63mm x 88mm') "
+        f"or one of {', '.join(sorted(CARD_SIZES | PAPERS))}"
+    )
+
+
+def to_mm(points: float) -> float:
+    return points / PT_PER_UNIT["mm"]

@@ -1,0 +1,86 @@
+"""Turn a loaded game (model + catalog) into the complete list of findings; one failing check never stops the rest."""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..errors import Finding, Severity, sort_findings
+from ..model.card import Card, Catalog
+from ..model.game import GameModel
+
+CardCheck = Callable[[Card, "Context"], Iterable[Finding]]
+SetCheck = Callable[[Catalog, "Context"], Iterable[Finding]]
+CARD_CHECKS: list[tuple[str, CardCheck]] = []
+SET_CHECKS: list[tuple[str, SetCheck]] = []
+
+
+def card_check(name: str) -> Callable[[CardCheck], CardCheck]:
+    def register(fn: CardCheck) -> CardCheck:
+        CARD_CHECKS.append((name, fn))
+        return fn
+    return register
+
+
+def set_check(name: str) -> Callable[[SetCheck], SetCheck]:
+    def register(fn: SetCheck) -> SetCheck:
+        SET_CHECKS.append((name, fn))
+        return fn
+    return register
+
+
+@dataclass
+class Context:
+    """What every check may read: the model, the workspace root, and shared helpers."""
+
+    model: GameModel
+    root: Path
+
+    def at(self, card: Card, key: str | None, severity: Severity, code: str, message: str,
+           hint: str | None = None) -> Finding:
+        line, col = card.loc(key)
+        return Finding(card.file, line, col, severity, code, card.id, message, hint)
+
+    def at_model(self, loc: tuple[int, int], severity: Severity, code: str, message: str,
+                 hint: str | None = None, card: str | None = None) -> Finding:
+        return Finding(self.model.file, loc[0], loc[1], severity, code, card, message, hint)
+
+    def is_placeholder(self, value: object) -> bool:
+        if isinstance(value, str):
+            folded = value.strip().lower()
+            return folded == "" or any(folded == p.lower() for p in self.model.placeholders)
+        if isinstance(value, list):
+            return any(self.is_placeholder(v) for v in value)
+        return False
+
+    def is_draft(self, card: Card) -> bool:
+        field = self.model.draft_field
+        return bool(field) and card.get(field) in self.model.draft_values
+
+
+def validate(model: GameModel, catalog: Catalog, root: Path) -> list[Finding]:
+    """Run every registered check over every card and over the set; return sorted findings."""
+    from . import fields, setwide, text  # noqa: F401  (registers the checks)
+
+    ctx = Context(model, root)
+    out: list[Finding] = []
+    for card in catalog:
+        for name, check in CARD_CHECKS:
+            try:
+                out.extend(check(card, ctx))
+            except Exception as exc:  # a bug in one check must not hide the others' findings
+                out.append(ctx.at(card, None, Severity.ERROR, "check-crashed",
+                                  f"check '{name}' failed on this card: {exc!r}", _where(exc)))
+    for name, set_fn in SET_CHECKS:
+        try:
+            out.extend(set_fn(catalog, ctx))
+        except Exception as exc:
+            out.append(ctx.at_model((1, 1), Severity.ERROR, "check-crashed", f"check '{name}' failed: {exc!r}",
+                                    _where(exc)))
+    return sort_findings(out)
+
+
+def _where(exc: Exception) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    return f"in {Path(frames[-1].filename).name}:{frames[-1].lineno}; please report it" if frames else "please report it"

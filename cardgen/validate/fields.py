@@ -1,0 +1,150 @@
+"""Per-card checks of each field against the model: unknown fields, types, vocabularies, costs, kind rules."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from ..errors import Finding, Severity, did_you_mean
+from ..model.card import Card
+from ..model.cost import parse_cost
+from ..model.game import FieldSpec, Term
+from . import Context, card_check
+
+BUILTIN_FIELDS = {"id"}
+_SEVERITY = {"info": Severity.INFO, "warning": Severity.WARNING, "error": Severity.ERROR}
+
+
+@card_check("fields")
+def check_fields(card: Card, ctx: Context) -> Iterator[Finding]:
+    model = ctx.model
+    for key, value in card.data.items():
+        if key in BUILTIN_FIELDS:
+            if key == "id" and not (isinstance(value, str) and value.strip()):
+                yield ctx.at(card, key, Severity.ERROR, "wrong-type", "'id' must be non-empty text")
+            continue
+        spec = model.fields.get(key)
+        if spec is None:
+            yield ctx.at(card, key, Severity.ERROR, "unknown-field", f"unknown field '{key}'",
+                         did_you_mean(key, list(model.fields)) or f"fields: {', '.join(model.fields)}")
+            continue
+        if value is None or ctx.is_placeholder(value):
+            continue  # absent, or reported once as an unfinished card
+        yield from _check_value(card, ctx, spec, value)
+    for spec in model.fields.values():
+        if spec.required and card.get(spec.name) is None:
+            severity = Severity.WARNING if ctx.is_draft(card) else Severity.ERROR
+            yield ctx.at(card, None, severity, "missing-field", f"missing required field '{spec.name}'")
+
+
+def _check_value(card: Card, ctx: Context, spec: FieldSpec, value: object) -> Iterator[Finding]:
+    key, kind = spec.name, spec.type
+    if kind in ("text", "number", "image"):
+        if not isinstance(value, str):
+            yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' must be text, got {_show(value)}",
+                         "put it in quotes")
+        elif spec.max_length and len(value) > spec.max_length:
+            yield ctx.at(card, key, Severity.WARNING, "too-long",
+                         f"'{key}' is {len(value)} characters; the model allows {spec.max_length}")
+    elif kind in ("integer", "int-or-x"):
+        if isinstance(value, str) and kind == "int-or-x" and value.strip().upper() == "X":
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            want = "a whole number or X" if kind == "int-or-x" else "a whole number"
+            yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' must be {want}, got {_show(value)}")
+            return
+        if spec.minimum is not None and value < spec.minimum or spec.maximum is not None and value > spec.maximum:
+            yield ctx.at(card, key, Severity.ERROR, "out-of-range",
+                         f"'{key}' is {value}; the model allows {spec.minimum}..{spec.maximum}")
+    elif kind == "enum":
+        if not isinstance(value, str):
+            yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' must be one word, got {_show(value)}")
+        else:
+            yield from _check_term(card, ctx, spec, value)
+    elif kind == "list":
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if not isinstance(item, str):
+                yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' entries must be text, got {_show(item)}")
+            elif not ctx.is_placeholder(item):
+                yield from _check_term(card, ctx, spec, item)
+    elif kind == "cost":
+        yield from _check_cost(card, ctx, value)
+
+
+def _check_term(card: Card, ctx: Context, spec: FieldSpec, value: str) -> Iterator[Finding]:
+    vocab = ctx.model.vocabularies.get(spec.vocab or "")
+    if vocab is None:
+        return
+    term, how = vocab.lookup(value)
+    key = spec.name
+    if term is None:
+        if vocab.open:
+            yield ctx.at(card, key, Severity.INFO, "new-value", f"'{value}' is a new {vocab.name}")
+        else:
+            yield ctx.at(card, key, Severity.ERROR, "unknown-value", f"unknown {vocab.name} '{value}'",
+                         did_you_mean(value, vocab.names()) or f"{vocab.name}s: {', '.join(vocab.names())}")
+        return
+    if how == "case":
+        yield ctx.at(card, key, Severity.WARNING, "value-case", f"{vocab.name} '{value}' is written '{term.name}' in the model")
+    elif how == "alias":
+        note = f": {term.note}" if term.note else ""
+        yield ctx.at(card, key, Severity.WARNING, "value-alias",
+                     f"{vocab.name} '{value}' is another word for '{term.name}'{note}")
+    if term.warn:
+        yield ctx.at(card, key, Severity.WARNING, "value-warning", f"{vocab.name} '{term.name}': {term.warn}")
+
+
+def _check_cost(card: Card, ctx: Context, value: object) -> Iterator[Finding]:
+    grammar = ctx.model.cost
+    if isinstance(value, int) and not isinstance(value, bool) and grammar.generic:
+        value = f"{{{value}}}"
+    if not isinstance(value, str):
+        yield ctx.at(card, "cost", Severity.ERROR, "wrong-type", f"'cost' must be text, got {_show(value)}")
+        return
+    cost = parse_cost(value, grammar)
+    for code, message in cost.problems:
+        yield ctx.at(card, "cost", Severity.ERROR, code, message)
+    for clause in cost.clauses:
+        yield ctx.at(card, "cost", _SEVERITY[grammar.clauses], "cost-clause",
+                     f"cost has a free-text clause '{clause}': players follow it as written")
+
+
+@card_check("kind-rules")
+def check_term_rules(card: Card, ctx: Context) -> Iterator[Finding]:
+    """Fields a card's faction, kind, rarity… requires or forbids (e.g. every Entity has AP and HP)."""
+    for spec in ctx.model.fields.values():
+        if spec.type not in ("enum", "list") or not spec.vocab:
+            continue
+        for term in _terms(card, ctx, spec):
+            for need in term.requires:
+                if card.get(need) is None:
+                    severity = Severity.WARNING if ctx.is_draft(card) else Severity.ERROR
+                    yield ctx.at(card, spec.name, severity, "requires-field",
+                                 f"{term.name} cards need '{need}'; this one has none")
+            for banned in term.forbids:
+                if card.get(banned) is not None:
+                    yield ctx.at(card, banned, Severity.ERROR, "forbids-field",
+                                 f"{term.name} cards have no '{banned}'; this one gives one")
+
+
+def _terms(card: Card, ctx: Context, spec: FieldSpec) -> Iterable[Term]:
+    vocab = ctx.model.vocabularies[spec.vocab or ""] if spec.vocab in ctx.model.vocabularies else None
+    if vocab is None:
+        return []
+    found = []
+    for value in card.values(spec.name):
+        if isinstance(value, str):
+            term = vocab.lookup(value)[0]
+            if term is not None:
+                found.append(term)
+    return found
+
+
+def _show(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}' (a yes/no value)"
+    return repr(value)
+

@@ -1,0 +1,192 @@
+"""Checks across the whole set: duplicate ids and names, collector numbers, and the collation's design counts."""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Iterator
+
+from ..errors import Finding, Severity
+from ..model.card import Card, Catalog
+from ..model.game import CollationGroup, NumberPrefix, matches
+from . import Context, set_check
+
+
+@set_check("duplicates")
+def check_duplicates(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
+    first_id: dict[str, Card] = {}
+    first_name: dict[str, Card] = {}
+    for card in catalog:
+        if card.id in first_id:
+            other = first_id[card.id]
+            yield ctx.at(card, "id" if "id" in card.data else "name", Severity.ERROR, "duplicate-id",
+                         f"id '{card.id}' is already used by the card at {other.where()}",
+                         "give one of them an explicit 'id'")
+            continue
+        first_id[card.id] = card
+        name = card.name.strip().lower()
+        if name and not ctx.is_placeholder(card.name):
+            if name in first_name:
+                yield ctx.at(card, "name", Severity.WARNING, "duplicate-name",
+                             f"another card is also named '{card.name}' ({first_name[name].where()})")
+            else:
+                first_name[name] = card
+
+
+def _compact(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3, 5'."""
+    parts, start, prev = [], None, None
+    for n in sorted(numbers) + [None]:  # type: ignore[list-item]
+        if start is None:
+            start = prev = n
+        elif n is not None and prev is not None and n == prev + 1:
+            prev = n
+        else:
+            parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = n
+    return ", ".join(parts)
+
+
+@set_check("numbering")
+def check_numbers(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
+    scheme = ctx.model.numbering
+    if scheme is None:
+        return
+    pattern = re.compile(scheme.pattern)
+    declared = {p.prefix: p for p in scheme.prefixes}
+    folded = {p.prefix.lower(): p for p in scheme.prefixes}
+    seen: dict[tuple[str, str], Card] = {}
+    by_prefix: dict[str, list[tuple[Card, str, str]]] = defaultdict(list)  # prefix -> (card, index, total)
+    for card in catalog:
+        raw = card.get(scheme.key)
+        if raw is None or not isinstance(raw, str) or ctx.is_placeholder(raw):
+            if raw is None and scheme.required and any(matches(p.where, card.data) for p in scheme.prefixes):
+                yield ctx.at(card, None, Severity.WARNING, "number-missing", f"card has no '{scheme.key}'")
+            continue
+        m = pattern.match(raw.strip())
+        if not m:
+            yield ctx.at(card, scheme.key, Severity.ERROR, "number-malformed",
+                         f"collector number '{raw}' does not match the scheme {scheme.pattern}")
+            continue
+        groups = m.groupdict()
+        written, index, total = groups.get("prefix") or "", groups["index"], groups["total"]
+        spec = declared.get(written)
+        if spec is None and written.lower() in folded:
+            spec = folded[written.lower()]
+            if scheme.case_sensitive:
+                yield ctx.at(card, scheme.key, Severity.WARNING, "number-prefix-case",
+                             f"prefix '{written}' in '{raw}' is written '{spec.prefix}' by the scheme")
+        if spec is None:
+            yield ctx.at(card, scheme.key, Severity.WARNING, "number-unknown-prefix",
+                         f"prefix '{written}' in '{raw}' is not in the numbering scheme",
+                         f"prefixes: {', '.join(declared)}")
+            continue
+        if not matches(spec.where, card.data) and all(card.get(f) is not None for f in selected_fields(spec.where)):
+            yield ctx.at(card, scheme.key, Severity.WARNING, "number-prefix-mismatch",
+                         f"'{raw}' uses prefix '{spec.prefix}' ({_describe(spec)}), which this card is not")
+        if index.lower() == scheme.unassigned.lower():
+            yield ctx.at(card, scheme.key, Severity.INFO, "number-unassigned", f"'{raw}' has no number yet")
+        else:
+            key = (spec.prefix, str(int(index)))
+            if key in seen:
+                yield ctx.at(card, scheme.key, Severity.ERROR, "number-duplicate",
+                             f"'{raw}' is also the number of '{seen[key].name}' ({seen[key].where()})")
+            else:
+                seen[key] = card
+        by_prefix[spec.prefix].append((card, index, total))
+    for prefix, entries in by_prefix.items():
+        yield from _totals_and_gaps(ctx, declared[prefix], entries, scheme.unassigned)
+
+
+def _describe(spec: NumberPrefix) -> str:
+    return ", ".join(f"{k} {v}" for k, v in spec.where.items()) or "every card"
+
+
+def _totals_and_gaps(ctx: Context, spec: NumberPrefix, entries: list[tuple[Card, str, str]],
+                     unassigned: str) -> Iterator[Finding]:
+    field = ctx.model.numbering.key if ctx.model.numbering else "number"
+    totals = Counter(t for _, _, t in entries if t.isdigit())
+    usual = spec.total if spec.total is not None else (totals.most_common(1)[0][0] if totals else None)
+    for card, index, total in entries:
+        if not total.isdigit():
+            continue
+        if usual is not None and int(total) != int(usual):
+            source = "the numbering scheme says" if spec.total is not None else f"most '{spec.prefix}' cards say"
+            yield ctx.at(card, field, Severity.WARNING, "number-total",
+                         f"'{card.get(field)}' says /{total}; {source} /{usual}")
+        if index.isdigit() and int(index) > int(total):
+            yield ctx.at(card, field, Severity.WARNING, "number-out-of-range", f"'{card.get(field)}' is past its own total")
+    if spec.total is None and usual is not None:
+        homes = Counter(next((g.name for g in ctx.model.collation if matches(g.where, c.data)), "") for c, _, _ in entries)
+        home = homes.most_common(1)[0][0]
+        group = next((g for g in ctx.model.collation if g.name == home and g.rarities), None)
+        designs = sum(r.designs or 0 for r in group.rarities.values()) if group else 0
+        if designs and int(usual) != designs:
+            yield ctx.at_model(spec.loc, Severity.WARNING, "number-total-collation",
+                               f"prefix '{spec.prefix}': cards are numbered out of {usual}, but the collation "
+                               f"has {designs} {group.name} designs")  # type: ignore[union-attr]
+    used = {int(i) for _, i, _ in entries if i.isdigit()}
+    top = int(usual) if usual is not None else max(used, default=0)
+    missing = [n for n in range(1, top + 1) if n not in used]
+    if missing:
+        pending = sum(1 for _, i, _ in entries if i.lower() == unassigned.lower())
+        severity = Severity.INFO if pending else Severity.WARNING
+        extra = f"; {pending} card(s) still numbered '{unassigned}'" if pending else ""
+        yield ctx.at_model(spec.loc, severity, "number-gaps",
+                           f"prefix '{spec.prefix}': {len(missing)} of 1-{top} unused ({_compact(missing)}){extra}")
+
+
+def assign_groups(catalog: Catalog, groups: list[CollationGroup]) -> dict[int, CollationGroup | None]:
+    """Each card's collation group by catalog position: the first whose `where` it matches, else None."""
+    return {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}
+
+
+def selected_fields(where: dict[str, object]) -> set[str]:
+    return {k[4:] if k.startswith("not ") else k for k in where}
+
+
+@set_check("collation")
+def check_collation(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
+    groups = ctx.model.collation
+    if not groups:
+        return
+    assigned = assign_groups(catalog, groups)
+    members: dict[str, list[Card]] = defaultdict(list)
+    seen_ids: set[str] = set()
+    for card in catalog:
+        if card.id in seen_ids:
+            continue  # a duplicate id is one design, reported elsewhere
+        seen_ids.add(card.id)
+        group = assigned[card.order]
+        if group is not None:
+            members[group.name].append(card)
+        elif not any(card.get(f) is None for g in groups for f in selected_fields(g.where)):
+            yield ctx.at(card, None, Severity.WARNING, "not-in-collation",
+                         "card belongs to no collation group, so no print run includes it")
+    for group in groups:
+        cards = members.get(group.name, [])
+        if group.rarities:
+            by_rarity = Counter(str(c.get("rarity")).lower() if c.get("rarity") and not ctx.is_placeholder(c.get("rarity"))
+                                else "" for c in cards)
+            for rarity, want in group.rarities.items():
+                have = by_rarity.get(rarity.lower(), 0)
+                if want.designs is not None and have != want.designs:
+                    yield ctx.at_model(group.loc, Severity.WARNING, "collation-designs",
+                                       f"{group.name}: {have} {rarity} designs, the collation expects {want.designs}")
+            if by_rarity.get(""):
+                yield ctx.at_model(group.loc, Severity.WARNING, "collation-no-rarity",
+                                   f"{group.name}: {by_rarity['']} of {len(cards)} designs have no rarity")
+        elif group.copies is None and group.cards is not None and len(cards) != group.cards:
+            yield ctx.at_model(group.loc, Severity.WARNING, "collation-cards",
+                               f"{group.name}: {group.cards} cards in the collation, {len(cards)} designs "
+                               f"transcribed, and no copies per design given (each prints once)")
+        if group.copies is not None and group.cards is not None and group.copies * len(cards) != group.cards:
+            yield ctx.at_model(group.loc, Severity.WARNING, "collation-cards",
+                               f"{group.name}: {len(cards)} designs × {group.copies} copies = "
+                               f"{len(cards) * group.copies} cards, the collation says {group.cards}")
+        if group.rarities and group.cards is not None:
+            expected = sum((r.designs or 0) * (r.copies or 0) for r in group.rarities.values())
+            if expected and expected != group.cards:
+                yield ctx.at_model(group.loc, Severity.WARNING, "collation-cards",
+                                   f"{group.name}: rarities add up to {expected} cards, the collation says {group.cards}")
+        if not cards:
+            yield ctx.at_model(group.loc, Severity.WARNING, "collation-empty", f"{group.name}: no card matches this group")

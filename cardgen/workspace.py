@@ -1,0 +1,82 @@
+"""Turn a folder into a Workspace (rules/, cards/, templates/, fonts/, output/) and a game name into loaded data."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import read_cards
+from .errors import CardgenError, Finding, did_you_mean
+from .model.card import Catalog
+from .model.game import GameModel
+from .model.load import load_model
+
+
+@dataclass
+class Workspace:
+    root: Path
+
+    @classmethod
+    def find(cls, root: str | os.PathLike[str] | None = None) -> "Workspace":
+        """--root, else $CARDGEN_ROOT, else the nearest folder upwards from here that has rules/."""
+        chosen = root or os.environ.get("CARDGEN_ROOT")
+        if chosen:
+            path = Path(chosen).expanduser()
+            if not (path / "rules").is_dir():
+                raise CardgenError(f"'{path}' is not a cardgen workspace: it has no rules/ folder")
+            return cls(path.resolve())
+        here = Path.cwd().resolve()
+        for candidate in (here, *here.parents):
+            if (candidate / "rules").is_dir():
+                return cls(candidate)
+        raise CardgenError("no cardgen workspace here (no rules/ folder in this folder or above); "
+                           "use --root DIR or set CARDGEN_ROOT")
+
+    def games(self) -> list[str]:
+        rules = self.root / "rules"
+        return sorted(p.name for p in rules.iterdir() if (p / "game.yaml").is_file()) if rules.is_dir() else []
+
+    def check_game(self, game: str) -> None:
+        if game not in self.games():
+            hint = did_you_mean(game, self.games())
+            known = ", ".join(self.games()) or "none"
+            raise CardgenError(f"no game '{game}' in {self.root} (games: {known})" + (f"; {hint}" if hint else ""))
+
+    def model_path(self, game: str) -> Path:
+        return self.root / "rules" / game / "game.yaml"
+
+    def cards_dir(self, game: str) -> Path:
+        return self.root / "cards" / game
+
+    def templates_dir(self, game: str) -> Path:
+        return self.root / "templates" / game
+
+    def fonts_dir(self) -> Path:
+        return self.root / "fonts"
+
+    def output_dir(self, game: str) -> Path:
+        return self.root / "output" / game
+
+    def shown(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+
+@dataclass
+class LoadedGame:
+    """A game's model and cards as read, plus every finding from reading them (validation comes after)."""
+
+    workspace: Workspace
+    game: str
+    model: GameModel | None
+    catalog: Catalog
+    findings: list[Finding] = field(default_factory=list)
+
+
+def load_game(ws: Workspace, game: str) -> LoadedGame:
+    ws.check_game(game)
+    model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
+    catalog, card_findings = read_cards(game, ws.cards_dir(game), ws.root)
+    return LoadedGame(ws, game, model, catalog, findings + card_findings)

@@ -1,0 +1,72 @@
+"""The command line: output formats, exit codes, workspace selection, never a traceback."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cardgen.cli import main
+
+from .conftest import FIXTURE_WS
+
+
+def run(*args: str, root=FIXTURE_WS):
+    return CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
+
+
+def test_validate_clean_exits_zero() -> None:
+    result = run("validate", "clean")
+    assert result.exit_code == 0
+    assert result.output == "clean: 3 cards in 1 file: 0 errors, 0 warnings, 0 info\n"
+
+
+def test_validate_broken_text_is_compiler_style() -> None:
+    result = run("validate", "broken")
+    assert result.exit_code == 1
+    assert "cards/broken/cards.yaml:18:3: error[unknown-value] typo-faction: unknown faction 'Rde' " \
+           "(did you mean 'Red'?)" in result.output.splitlines()
+    assert result.output.splitlines()[-1].startswith("broken: 20 cards in 7 files: ")
+
+
+def test_validate_json() -> None:
+    result = run("validate", "broken", "--format", "json")
+    data = json.loads(result.output)
+    assert data["game"] == "broken" and result.exit_code == 1
+    assert set(data["findings"][0]) >= {"severity", "code", "message", "file", "line", "column", "card"}
+    assert data["counts"]["error"] == sum(f["severity"] == "error" for f in data["findings"])
+
+
+def test_strict_fails_on_warnings(tmp_path) -> None:
+    assert run("validate", "clean", "--strict").exit_code == 0
+    result = run("validate", "badmodel", "--strict")
+    assert result.exit_code == 1
+
+
+def test_unknown_game_is_a_usage_error() -> None:
+    result = run("validate", "clea")
+    assert result.exit_code == 2
+    assert "no game 'clea'" in result.output and "did you mean 'clean'?" in result.output
+
+
+def test_not_a_workspace(tmp_path) -> None:
+    result = run("validate", "x", root=tmp_path)
+    assert result.exit_code == 2 and "not a cardgen workspace" in result.output
+
+
+def test_root_from_environment(monkeypatch) -> None:
+    monkeypatch.setenv("CARDGEN_ROOT", str(FIXTURE_WS))
+    result = CliRunner().invoke(main, ["games"])
+    assert result.output.splitlines() == ["badmodel         Broken Model", "broken           Clean Test Game",
+                                          "clean            Clean Test Game"]
+
+
+def test_show_card() -> None:
+    result = run("show", "clean", "Firestorm")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "Firestorm  [firestorm]  cards/clean/cards.yaml:11:3"
+    assert "  cost     RRR    (12:3)" in result.output
+
+
+def test_show_unknown_card_suggests() -> None:
+    result = run("show", "clean", "Firestrom")
+    assert result.exit_code == 1 and "did you mean 'Firestorm'?" in result.output
