@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Callable, NoReturn, TypeVar
 
 import click
 
 from . import __version__
 from .errors import CardgenError, Finding, Severity
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .build import JobResult
 
 T = TypeVar("T")
 COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -60,9 +63,10 @@ def _ws(ctx: click.Context) -> Workspace:
 def validate(ctx: click.Context, game: str, fmt: str, strict: bool) -> None:
     """Report everything wrong with GAME's model and cards, like a compiler."""
     from .check import check_game, findings_json, findings_summary, summary_line
+    from .render.studio import fit_findings
 
     ws = _ws(ctx)
-    result = _run(lambda: check_game(ws, game))
+    result = _run(lambda: check_game(ws, game, extra=fit_findings))
     if fmt == "json":
         click.echo(findings_json(game, result.findings), nl=False)
     elif fmt == "summary":
@@ -112,3 +116,109 @@ def new(ctx: click.Context, game: str) -> None:
     for path in created:
         click.echo(f"created {path}")
     click.echo(f"next: cardgen validate {game} && cardgen build {game}")
+
+
+def _progress() -> "Callable[[str, int, int], None]":
+    """A progress line on a terminal (stderr), nothing when piped."""
+    if not sys.stderr.isatty():
+        return lambda stage, done, total: None
+
+    def show(stage: str, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True,
+                   nl=done >= total)
+    return show
+
+
+def _summary(result: "JobResult", ws: Workspace) -> None:
+    from .check import summary_line  # noqa: F401
+    from .errors import count
+
+    for out in result.outputs:
+        size = out.size
+        shown = f"{size / 1024:,.0f} KB" if size else ""
+        click.echo(f"  {ws.shown(out.path):<40} {shown:>9}  {out.what}")
+    c = count(result.findings)
+    if any(c.values()):
+        click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
+                   f"(see 'cardgen validate')")
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        dx, dy = (float(v) for v in value.split(","))
+    except ValueError:
+        raise CardgenError(f"--back-offset takes DX,DY in mm, e.g. 0.5,-1; not '{value}'") from None
+    return dx, dy
+
+
+@main.command()
+@click.argument("game")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, legal, a3, a5 or WxH (e.g. '8.5in x 11in').")
+@click.option("--copies", default="collation", show_default=True,
+              help="one, collation (the model's print run), or deck FILE.")
+@click.argument("deck_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True)
+@click.option("--layout", type=click.Choice(["shared-cut", "gutter"]), default="shared-cut", show_default=True)
+@click.option("--bleed", help="Bleed around each card, with unit (default: the template's).")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
+@click.option("--only", help="Only cards for which this expression is true, e.g. \"'Dark' in card.factions\".")
+@click.option("--calibration", is_flag=True, help="Start with a duplex calibration page (ruler and targets).")
+@click.option("--back-offset", default="0,0", show_default=True, help="Shift back pages by DX,DY mm.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Output PDF (default output/GAME/).")
+@click.pass_context
+def sheets(ctx: click.Context, game: str, paper: str, copies: str, deck_file: Path | None, duplex: str,
+           layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
+           back_offset: str, out: Path | None) -> None:
+    """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
+    from .build import SheetOptions, run_sheets
+
+    ws = _ws(ctx)
+    opts = SheetOptions(paper, copies, deck_file, duplex, layout, bleed, crop_marks, only, calibration,
+                        _run(lambda: _offset(back_offset)), out)
+    result = _run(lambda: run_sheets(ws, game, opts, _progress()))
+    _summary(result, ws)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--png", "png", is_flag=True, required=True, help="Export one PNG per unique face.")
+@click.option("--dpi", default=300, show_default=True)
+@click.option("--preset", help="Exact print-on-demand canvas: tgc-poker (825x1125) or mpc-poker (822x1122).")
+@click.option("--only", help="Only cards for which this expression is true.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/png).")
+@click.pass_context
+def export(ctx: click.Context, game: str, png: bool, dpi: int, preset: str | None, only: str | None,
+           out: Path | None) -> None:
+    """Export card faces as PNG files (the same vector faces as the sheets, rasterized)."""
+    from .build import PngOptions, export_pngs
+    from .render.raster import preset as get_preset
+    from .render.studio import open_studio
+
+    ws = _ws(ctx)
+    if preset:
+        _run(lambda: get_preset(preset))
+    opts = PngOptions(dpi, preset, out, only)
+    folder = out or ws.output_dir(game) / (f"png-{preset}" if preset else "png")
+    result = _run(lambda: export_pngs(open_studio(ws, game), opts, folder, _progress()))
+    click.echo(f"{len(result.outputs)} PNG files in {ws.shown(folder)}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--paper", default="a4", show_default=True)
+@click.option("--no-png", is_flag=True, help="Skip the PNG export.")
+@click.option("--strict", is_flag=True, help="Also fail when validation finds errors.")
+@click.pass_context
+def build(ctx: click.Context, game: str, paper: str, no_png: bool, strict: bool) -> None:
+    """Validate GAME, then write everything it can produce into output/GAME/."""
+    from .build import BuildOptions, build_game
+    from .errors import Severity
+
+    ws = _ws(ctx)
+    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png), _progress()))
+    click.echo(f"built {game}:")
+    _summary(result, ws)
+    if strict and any(f.severity is Severity.ERROR for f in result.findings):
+        sys.exit(1)

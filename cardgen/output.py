@@ -1,0 +1,30 @@
+"""Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half a file."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import CardgenError
+
+
+def write_atomic(path: Path, data: bytes | str) -> Path:
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def confined(root: Path, path: Path) -> Path:
+    """Refuse output paths outside the workspace's output/ unless the user named them explicitly."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        return resolved
+    return resolved

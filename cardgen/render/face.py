@@ -1,0 +1,202 @@
+"""Turn one card and one template into a prepared face (resolved elements, fitted text, findings), and draw it."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color, HexColor, toColor
+from reportlab.pdfgen.canvas import Canvas
+
+from ..errors import Finding, Severity
+from ..model.card import Card
+from ..model.cost import parse_cost
+from ..model.game import GameModel
+from ..units import to_mm
+from . import richtext as rt
+from .fonts import FontSet
+from .template import Element, Template, as_length, context, is_true
+
+OVERFLOW_RED = HexColor("#e0001b")
+
+
+@dataclass
+class Op:
+    """One element ready to draw: its type, its box in template space (y down), resolved properties."""
+
+    type: str
+    box: tuple[float, float, float, float]
+    props: dict[str, Any]
+    fit: rt.Fit | None = None
+    family: rt.Family | None = None
+
+
+@dataclass
+class PreparedFace:
+    key: str
+    template: Template
+    width: float  # trim
+    height: float
+    bleed: float
+    ops: list[Op] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+class FaceRenderer:
+    """Prepares and draws faces for one game; prepared faces are memoised by content."""
+
+    def __init__(self, root: Path, model: GameModel, fonts: FontSet) -> None:
+        self.root, self.model, self.fonts = root, model, fonts
+        self.rules = rt.RichRules.from_model(model)
+        self._measurers: dict[rt.Family, rt.Measurer] = {}
+        self._prepared: dict[str, PreparedFace] = {}
+
+    def measurer(self, family: rt.Family) -> rt.Measurer:
+        if family not in self._measurers:
+            self._measurers[family] = rt.Measurer(self.fonts, family)
+        return self._measurers[family]
+
+    def key(self, card: Card | None, template: Template, bleed: float) -> str:
+        h = hashlib.sha1()
+        for path in template.source_files:
+            h.update(path.read_bytes())
+        h.update(repr(sorted((card.data if card else {}).items(), key=lambda kv: kv[0])).encode())
+        h.update(f"{bleed:.4f}|{self.model.file}|{id(self.model)}".encode())
+        return h.hexdigest()[:20]
+
+    def prepare(self, card: Card, template: Template, bleed: float | None = None) -> PreparedFace:
+        bleed = template.bleed if bleed is None else bleed
+        key = self.key(card, template, bleed)
+        if key in self._prepared:
+            return self._prepared[key]
+        w, h = template.size
+        face = PreparedFace(key, template, w, h, bleed)
+        ctx = context(card, self.model, template)
+        for element in template.elements:
+            try:
+                if not is_true(element, ctx):
+                    continue
+                op = self._op(element, ctx, face, card)
+                if op is not None:
+                    face.ops.append(op)
+            except Exception as exc:  # a template that fails on one card is a finding, never a crash
+                face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
+                                             "template-error", card.id,
+                                             f"element '{element.id or element.type}' failed: {exc}"))
+        self._prepared[key] = face
+        return face
+
+    def _box(self, element: Element, props: dict[str, Any], face: PreparedFace) -> tuple[float, float, float, float]:
+        box = props.get("box")
+        w, h, b, s = face.width, face.height, face.bleed, face.template.safe
+        if box == "bleed":
+            return (-b, -b, w + 2 * b, h + 2 * b)
+        if box == "trim":
+            return (0.0, 0.0, w, h)
+        if box == "safe":
+            return (s, s, w - 2 * s, h - 2 * s)
+        return (as_length(props.get("x")), as_length(props.get("y")), as_length(props.get("w")), as_length(props.get("h")))
+
+    def _op(self, element: Element, ctx: dict[str, Any], face: PreparedFace, card: Card) -> Op | None:
+        props = {k: v.get(ctx) for k, v in element.props.items()}
+        if element.type in ("line", "polygon"):
+            return Op(element.type, (0, 0, 0, 0), props)
+        box = self._box(element, props, face)
+        if element.type == "text":
+            return self._text_op(element, props, box, face, card)
+        if element.type == "image":
+            return self._image_op(element, props, box, face, card)
+        return Op(element.type, box, props)
+
+    def _family(self, props: dict[str, Any], template: Template) -> rt.Family:
+        spec = template.fonts[props.get("font") or next(iter(template.fonts))]
+        return rt.Family(spec["regular"], spec["bold"], spec["italic"], spec["bolditalic"])
+
+    def _text_op(self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card) -> Op | None:
+        text = str(props.get("text") or "").strip("\n")
+        flavor = str(props.get("flavor") or "").strip("\n")
+        if not text and not flavor:
+            return None
+        family = self._family(props, face.template)
+        rich = str(props.get("rich", False)).lower() in ("true", "1", "yes")
+        rules = self.rules if rich else rt.RichRules()
+        blocks = [rt.parse(text, rules)] if text else [[]]
+        if flavor:
+            blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
+        size = as_length(props.get("size"), 9.0)
+        spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
+                          float(props.get("min_leading") or 1.0))
+        fit = rt.fit(blocks, self.measurer(family), spec, box[2], box[3])
+        if not fit.fits:
+            over = fit.layout.overflow or max(0.0, fit.layout.widest - box[2])
+            what = "high" if fit.layout.overflow else "wide"
+            face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "text-overflow", card.id,
+                                         f"text box '{element.id or 'text'}' of {face.template.name} overflows: "
+                                         f"{to_mm(over):.1f} mm too {what} at the minimum size {spec.min_size:g}pt",
+                                         "shorten the text or lower the box's min_size"))
+        for stem in {family.stem(a.style) for block in blocks for p in block for w in p for a in w if not a.icon}:
+            chars = "".join(a.text for block in blocks for p in block for w in p for a in w if not a.icon)
+            missing = self.fonts.missing(stem, chars)
+            if missing:
+                face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "missing-glyph", card.id,
+                                             f"no bundled font can draw {' '.join(sorted(missing))!r} in "
+                                             f"'{element.id or 'text'}'", "add a font with those glyphs to fonts/"))
+                break
+        return Op("text", box, props, fit, family)
+
+    def _image_op(self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card) -> Op | None:
+        src = str(props.get("src") or "").strip()
+        if not src:
+            return None
+        path = (self.root / src).resolve()
+        line, col = card.loc("art") if "art" in card.data else (card.line, card.column)
+        problem = None
+        if not path.is_relative_to(self.root.resolve()):
+            problem = f"image '{src}' is outside the workspace"
+        elif not path.is_file():
+            problem = f"image '{src}' does not exist"
+        else:
+            try:
+                from PIL import Image
+
+                with Image.open(path) as im:
+                    im.verify()
+            except Exception as exc:
+                problem = f"image '{src}' cannot be read: {exc}"
+        if problem:
+            face.findings.append(Finding(card.file, line, col, Severity.WARNING, "image-missing", card.id, problem))
+            props = {**props, "missing": src}
+        else:
+            props = {**props, "path": str(path)}
+        return Op("image", box, props)
+
+
+def colour(value: Any, default: str | None = None) -> Color | None:
+    if value in (None, "", "none"):
+        return toColor(default) if default else None
+    try:
+        return toColor(str(value))
+    except ValueError:
+        return toColor(default) if default else None
+
+
+def draw_face(c: Canvas, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    """Draw a prepared face with the bleed box's lower-left corner at the current origin."""
+    from .paint import paint_op
+
+    for op in face.ops:
+        c.saveState()
+        paint_op(c, op, face, fonts, model)
+        c.restoreState()
+
+
+def symbol_colours(model: GameModel, letter: str) -> tuple[Color, Color]:
+    sym = model.cost.symbol(letter)
+    if sym is None:
+        return HexColor("#8a8a8a"), HexColor("#ffffff")
+    return colour(sym.color, "#444444"), colour(sym.text_color, "#ffffff")  # type: ignore[return-value]
+
+
+def cost_sequence(model: GameModel, raw: str) -> list[str]:
+    return parse_cost(raw, model.cost).sequence if raw else []

@@ -1,0 +1,116 @@
+"""Turn templates/<game>/ into a FaceSet: which front and back template each card gets, all loaded and checked."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import Finding, Severity
+from ..model.card import Card
+from ..model.game import GameModel, matches
+from ..workspace import Workspace
+from ..yamlio import LocDict, LocList, load_yaml
+from .template import Template, load_template
+
+MANIFEST = "faces.yaml"
+
+
+@dataclass
+class FaceRule:
+    where: dict[str, Any]
+    front: Template
+    back: Template | None
+
+
+@dataclass
+class FaceSet:
+    rules: list[FaceRule] = field(default_factory=list)
+    templates: dict[str, Template] = field(default_factory=dict)
+
+    def for_card(self, card: Card) -> FaceRule | None:
+        return next((r for r in self.rules if matches(r.where, card.data)), None)
+
+    def backs(self) -> list[Template]:
+        seen: dict[str, Template] = {}
+        for rule in self.rules:
+            if rule.back is not None:
+                seen.setdefault(rule.back.file, rule.back)
+        return list(seen.values())
+
+
+def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, list[Finding]]:
+    """Read templates/<game>/faces.yaml (or a lone front.yaml) and every template it names."""
+    folder = ws.templates_dir(game)
+    findings: list[Finding] = []
+    faces = FaceSet()
+    manifest = folder / MANIFEST
+    entries: list[tuple[dict[str, Any], str, str | None, tuple[int, int]]] = []
+    shown_manifest = ws.shown(manifest)
+    if manifest.is_file():
+        doc = load_yaml(manifest, shown_manifest)
+        findings.extend(doc.findings)
+        data = doc.data if isinstance(doc.data, LocList) else LocList()
+        if doc.data is not None and not isinstance(doc.data, LocList):
+            findings.append(Finding(shown_manifest, 1, 1, Severity.ERROR, "template-type",
+                                    None, "faces.yaml must be a list of {where, front, back}"))
+        for i, item in enumerate(data):
+            loc = data.item_loc(i)
+            if not isinstance(item, LocDict) or "front" not in item:
+                findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-type", None,
+                                        "each entry needs 'front' (and usually 'back' and 'where')"))
+                continue
+            entries.append((dict(item.get("where") or {}), str(item["front"]), item.get("back"), loc))
+    elif (folder / "front.yaml").is_file():
+        back = "back.yaml" if (folder / "back.yaml").is_file() else None
+        entries.append(({}, "front.yaml", back, (0, 0)))
+    else:
+        findings.append(Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-missing", None,
+                                f"no templates for {game}: expected {ws.shown(manifest)} or front.yaml",
+                                f"cardgen new can scaffold one"))
+        return faces, findings
+
+    def get(name: str, loc: tuple[int, int]) -> Template | None:
+        if name in faces.templates:
+            return faces.templates[name]
+        path = (folder / name).resolve()
+        if not path.is_file():
+            findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-missing", None,
+                                    f"template '{name}' does not exist in {ws.shown(folder)}"))
+            return None
+        template, more = load_template(path, ws.shown, model)
+        findings.extend(more)
+        if template is not None:
+            faces.templates[name] = template
+            findings.extend(_safe_zone(template))
+        return template
+
+    for where, front_name, back_name, loc in entries:
+        front = get(front_name, loc)
+        back = get(str(back_name), loc) if back_name else None
+        if front is not None:
+            faces.rules.append(FaceRule(where, front, back))
+    return faces, findings
+
+
+def _safe_zone(template: Template) -> list[Finding]:
+    """Text boxes reaching closer to the trim than the safe zone risk being cut."""
+    from .template import as_length
+
+    out = []
+    w, h = template.size
+    s = template.safe
+    for e in template.elements:
+        if e.type != "text" or any(e.props.get(k) is None or e.props[k].compiled is not None for k in "xywh"):
+            continue
+        x, y = as_length(e.props["x"].raw), as_length(e.props["y"].raw)
+        ew, eh = as_length(e.props["w"].raw), as_length(e.props["h"].raw)
+        if x < s - 0.01 or y < s - 0.01 or x + ew > w - s + 0.01 or y + eh > h - s + 0.01:
+            out.append(Finding(e.file, e.line, e.column, Severity.WARNING, "outside-safe-zone", None,
+                               f"text element '{e.id or 'text'}' reaches closer to the trim than the "
+                               f"{s / 72 * 25.4:.1f} mm safe zone"))
+    return out
+
+
+def template_paths(ws: Workspace, game: str) -> list[Path]:
+    folder = ws.templates_dir(game)
+    return sorted(folder.rglob("*.yaml")) if folder.is_dir() else []

@@ -1,0 +1,86 @@
+"""Turn the TrueType files in fonts/ into registered reportlab fonts, with glyph coverage and a fallback font."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from ..errors import CardgenError
+
+FALLBACK = "DejaVuSans"
+_REGISTERED: dict[tuple[str, str], TTFont] = {}  # (folder, stem) -> font; reportlab's registry is process-wide
+
+
+@dataclass
+class FontSet:
+    """The fonts of one workspace, loaded on first use and named by file stem ('CharisSIL-Regular')."""
+
+    folder: Path
+    fonts: dict[str, TTFont] = field(default_factory=dict)
+
+    def get(self, stem: str) -> TTFont:
+        if stem in self.fonts:
+            return self.fonts[stem]
+        key = (str(self.folder), stem)
+        font = _REGISTERED.get(key)
+        if font is None:
+            path = self.folder / f"{stem}.ttf"
+            if not path.is_file():
+                known = ", ".join(sorted(p.stem for p in self.folder.glob("*.ttf"))) or "none"
+                raise CardgenError(f"font '{stem}' is not in {self.folder} (fonts: {known})")
+            try:
+                font = TTFont(self._pdf_name(stem), str(path))
+            except TTFError as exc:
+                raise CardgenError(f"font file {path.name} cannot be used: {exc}") from exc
+            pdfmetrics.registerFont(font)
+            _REGISTERED[key] = font
+        self.fonts[stem] = font
+        return font
+
+    def _pdf_name(self, stem: str) -> str:
+        # two workspaces may bundle different files under one stem; keep their PDF names apart
+        taken = {f.fontName for (folder, _), f in _REGISTERED.items() if folder != str(self.folder)}
+        return stem if stem not in taken else f"{stem}-{abs(hash(str(self.folder))) % 10_000}"
+
+    def name(self, stem: str) -> str:
+        """The registered reportlab font name for a stem."""
+        return self.get(stem).fontName
+
+    def has_glyph(self, stem: str, char: str) -> bool:
+        return ord(char) in self.get(stem).face.charToGlyph
+
+    def split_runs(self, stem: str, text: str) -> list[tuple[str, str]]:
+        """Split text into (font stem, text) runs, sending characters the font lacks to the fallback."""
+        runs: list[tuple[str, str]] = []
+        cmap = self.get(stem).face.charToGlyph
+        fallback_ok = (self.folder / f"{FALLBACK}.ttf").is_file()
+        for ch in text:
+            use = stem if (ord(ch) in cmap or ch in "\n\t" or not fallback_ok) else FALLBACK
+            if runs and runs[-1][0] == use:
+                runs[-1] = (use, runs[-1][1] + ch)
+            else:
+                runs.append((use, ch))
+        return runs
+
+    def missing(self, stem: str, text: str) -> set[str]:
+        """Characters neither the font nor the fallback can draw."""
+        out = set()
+        for ch in set(text):
+            if ch.isspace() or self.has_glyph(stem, ch):
+                continue
+            if (self.folder / f"{FALLBACK}.ttf").is_file() and self.has_glyph(FALLBACK, ch):
+                continue
+            out.add(ch)
+        return out
+
+    def width(self, stem: str, text: str, size: float) -> float:
+        return pdfmetrics.stringWidth(text, self.name(stem), size)
+
+    def ascent(self, stem: str, size: float) -> float:
+        return self.get(stem).face.ascent * size / 1000.0
+
+    def cap_height(self, stem: str, size: float) -> float:
+        face = self.get(stem).face
+        return (getattr(face, "capHeight", 0) or face.ascent * 0.7) * size / 1000.0

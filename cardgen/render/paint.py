@@ -1,0 +1,253 @@
+"""Turn prepared face operations into reportlab drawing calls (vector shapes, fitted text, cost icons)."""
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.colors import HexColor, white
+from reportlab.pdfgen.canvas import Canvas
+
+from ..model.game import GameModel
+from . import richtext as rt
+from .face import OVERFLOW_RED, Op, PreparedFace, colour, cost_sequence, symbol_colours
+from .fonts import FontSet
+from .template import as_length
+
+BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
+
+
+def _rect(face: PreparedFace, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Template box (top-left origin, y down) -> PDF rect (x, y, w, h) with the bleed corner at the origin."""
+    x, y, w, h = box
+    return face.bleed + x, face.bleed + face.height - y - h, w, h
+
+
+def _y(face: PreparedFace, y: float) -> float:
+    return face.bleed + face.height - y
+
+
+def _style(c: Canvas, props: dict[str, Any], fill_default: str | None = None) -> tuple[bool, bool]:
+    fill = colour(props.get("fill"), fill_default)
+    stroke = colour(props.get("stroke"))
+    if fill is not None:
+        c.setFillColor(fill)
+    if stroke is not None:
+        c.setStrokeColor(stroke)
+        c.setLineWidth(as_length(props.get("stroke_width"), 0.5))
+    if props.get("opacity") not in (None, ""):  # after the colours: setting a colour resets its alpha
+        c.setFillAlpha(float(props["opacity"]))
+        c.setStrokeAlpha(float(props["opacity"]))
+    return fill is not None, stroke is not None
+
+
+def paint_op(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    {"rect": _paint_rect, "circle": _paint_circle, "line": _paint_line, "polygon": _paint_polygon,
+     "text": _paint_text, "icons": _paint_icons, "badge": _paint_badge, "image": _paint_image}[op.type](
+        c, op, face, fonts, model)
+
+
+def _paint_rect(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    x, y, w, h = _rect(face, op.box)
+    fill, stroke = _style(c, op.props)
+    radius = as_length(op.props.get("radius"), 0.0)
+    if radius:
+        c.roundRect(x, y, w, h, radius, stroke=int(stroke), fill=int(fill))
+    else:
+        c.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
+
+
+def _paint_circle(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    x, y, w, h = _rect(face, op.box)
+    fill, stroke = _style(c, op.props)
+    c.circle(x + w / 2, y + h / 2, min(w, h) / 2, stroke=int(stroke), fill=int(fill))
+
+
+def _paint_line(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    _style(c, {**op.props, "fill": None, "stroke": op.props.get("stroke") or "#000000"})
+    p = op.props
+    c.line(face.bleed + as_length(p.get("x1")), _y(face, as_length(p.get("y1"))),
+           face.bleed + as_length(p.get("x2")), _y(face, as_length(p.get("y2"))))
+
+
+def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    points = []
+    for pt in op.props.get("points") or []:
+        xs, ys = (pt.split() if isinstance(pt, str) else pt)
+        points.append((face.bleed + as_length(xs), _y(face, as_length(ys))))
+    if len(points) < 3:
+        return
+    fill, stroke = _style(c, op.props)
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for pt in points[1:]:
+        path.lineTo(*pt)
+    path.close()
+    c.drawPath(path, stroke=int(stroke), fill=int(fill))
+
+
+def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
+              model: GameModel, outline: bool = False) -> None:
+    fill, ink = symbol_colours(model, letter)
+    c.setFillColor(fill)
+    if outline:
+        c.setStrokeColor(white)
+        c.setLineWidth(d * 0.06)
+    c.circle(cx, cy, d / 2, stroke=int(outline), fill=1)
+    size = d * (0.68 if len(letter) == 1 else 0.5)
+    c.setFillColor(ink)
+    c.setFont(fonts.name(font), size)
+    c.drawCentredString(cx, cy - fonts.cap_height(font, size) / 2, letter)
+
+
+def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:
+    spec = face.template.fonts.get("icon")
+    return spec["regular"] if spec else (family.bold if family else next(iter(face.template.fonts.values()))["bold"])
+
+
+def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    assert op.fit is not None and op.family is not None
+    lay, family = op.fit.layout, op.family
+    m = rt.Measurer(fonts, family)
+    size, line_h = lay.size, lay.size * lay.leading
+    x0, top, w, h = op.box
+    valign = op.props.get("valign") or "top"
+    if valign == "middle":
+        top += max(0.0, (h - lay.height) / 2)
+    elif valign == "bottom":
+        top += max(0.0, h - lay.height)
+    ink = colour(op.props.get("color"), "#000000")
+    alpha = op.props.get("opacity")
+    align = op.props.get("align") or "left"
+    space = m.space(size)
+    icon_font = _icon_font(face, family)
+    cap = fonts.cap_height(family.regular, size)
+    baseline = top + size * BASELINE
+    for i, line in enumerate(lay.lines):
+        if i > 0:
+            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
+            if lay.rule_after is not None and i == lay.rule_after + 1:
+                rule_y = baseline - line_h * 0.5 - size * 0.15
+                baseline += size * 0.8
+                c.setStrokeColor(colour(op.props.get("rule_color"), "#9a8f7a"))
+                c.setLineWidth(0.4)
+                c.line(face.bleed + x0 + w * 0.2, _y(face, rule_y + size * 0.4),
+                       face.bleed + x0 + w * 0.8, _y(face, rule_y + size * 0.4))
+        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
+        y_pdf = _y(face, baseline)
+        for word in line.words:
+            for atom in word:
+                aw = m.atom(atom, size)
+                if atom.icon:
+                    d = size * rt.ICON_SCALE
+                    draw_icon(c, atom.text, face.bleed + x + size * 0.04 + d / 2, y_pdf + cap / 2, d, fonts,
+                              icon_font, model)
+                else:
+                    c.setFillColor(ink)
+                    if alpha not in (None, ""):
+                        c.setFillAlpha(float(alpha))
+                    cx = face.bleed + x
+                    for stem, part in fonts.split_runs(family.stem(atom.style), atom.text):
+                        c.setFont(fonts.name(stem), size)
+                        c.drawString(cx, y_pdf, part)
+                        cx += fonts.width(stem, part, size)
+                x += aw
+            x += space
+    if not op.fit.fits:
+        _overflow_mark(c, face, op.box)
+
+
+def _overflow_mark(c: Canvas, face: PreparedFace, box: tuple[float, float, float, float]) -> None:
+    """A red dashed outline and corner flag: overflowing text is visible on the proof, never hidden."""
+    x, y, w, h = _rect(face, box)
+    c.setStrokeColor(OVERFLOW_RED)
+    c.setLineWidth(0.8)
+    c.setDash(2, 1.5)
+    c.rect(x, y, w, h, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColor(OVERFLOW_RED)
+    path = c.beginPath()
+    path.moveTo(x + w, y)
+    path.lineTo(x + w - 9, y)
+    path.lineTo(x + w, y + 9)
+    path.close()
+    c.drawPath(path, stroke=0, fill=1)
+
+
+def _paint_icons(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    letters = cost_sequence(model, str(op.props.get("cost") or ""))
+    if not letters:
+        return
+    x, y, w, h = _rect(face, op.box)
+    d = as_length(op.props.get("size"), h)
+    gap = as_length(op.props.get("gap"), d * 0.08)
+    total = len(letters) * d + (len(letters) - 1) * gap
+    if total > w:  # many symbols: shrink so the row never leaves its box
+        d = (w - gap * (len(letters) - 1)) / len(letters)
+        total = w
+    align = op.props.get("align") or "right"
+    start = {"left": x, "center": x + (w - total) / 2}.get(align, x + w - total)
+    outline = str(op.props.get("outline", True)).lower() not in ("false", "0", "no")
+    for i, letter in enumerate(letters):
+        draw_icon(c, letter, start + i * (d + gap) + d / 2, y + h / 2, d, fonts, _icon_font(face, None), model, outline)
+
+
+def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    x, y, w, h = _rect(face, op.box)
+    fill, stroke = _style(c, op.props, "#333333")
+    shape = op.props.get("shape") or "circle"
+    if shape == "circle":
+        c.circle(x + w / 2, y + h / 2, min(w, h) / 2, stroke=int(stroke), fill=int(fill))
+    elif shape == "shield":
+        path = c.beginPath()
+        path.moveTo(x, y + h)
+        path.lineTo(x + w, y + h)
+        path.lineTo(x + w, y + h * 0.45)
+        path.curveTo(x + w, y + h * 0.15, x + w * 0.6, y + h * 0.05, x + w / 2, y)
+        path.curveTo(x + w * 0.4, y + h * 0.05, x, y + h * 0.15, x, y + h * 0.45)
+        path.close()
+        c.drawPath(path, stroke=int(stroke), fill=int(fill))
+    else:
+        c.roundRect(x, y, w, h, min(w, h) * 0.2, stroke=int(stroke), fill=int(fill))
+    text = str(op.props.get("text") or "")
+    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
+    stem = family["regular"]
+    size = as_length(op.props.get("size"), h * 0.55)
+    while size > 4 and fonts.width(stem, text, size) > w * 0.86:
+        size -= 0.25
+    c.setFillColor(colour(op.props.get("color"), "#ffffff"))
+    label = str(op.props.get("label") or "")
+    cy = y + h / 2 - (h * 0.08 if label else 0)
+    c.setFont(fonts.name(stem), size)
+    c.drawCentredString(x + w / 2, cy - fonts.cap_height(stem, size) / 2, text)
+    if label:
+        lsize = as_length(op.props.get("label_size"), h * 0.2)
+        lstem = face.template.fonts.get(op.props.get("label_font") or "", family)["regular"]
+        c.setFont(fonts.name(lstem), lsize)
+        c.drawCentredString(x + w / 2, y + h * 0.7, label)
+
+
+def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    x, y, w, h = _rect(face, op.box)
+    if "missing" in op.props:
+        c.setFillColor(HexColor("#f1e9ea"))
+        c.setStrokeColor(OVERFLOW_RED)
+        c.setLineWidth(0.6)
+        c.rect(x, y, w, h, stroke=1, fill=1)
+        c.line(x, y, x + w, y + h)
+        c.line(x, y + h, x + w, y)
+        stem = next(iter(face.template.fonts.values()))["regular"]
+        c.setFillColor(OVERFLOW_RED)
+        c.setFont(fonts.name(stem), 6)
+        c.drawCentredString(x + w / 2, y + h / 2 - 2, f"missing art: {op.props['missing']}"[:60])
+        return
+    fit = op.props.get("fit") or "cover"
+    path = c.beginPath()
+    radius = as_length(op.props.get("radius"), 0.0)
+    path.roundRect(x, y, w, h, radius) if radius else path.rect(x, y, w, h)
+    c.clipPath(path, stroke=0, fill=0)
+    from PIL import Image
+
+    with Image.open(op.props["path"]) as im:
+        iw, ih = im.size
+    scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
+    dw, dh = iw * scale, ih * scale
+    c.drawImage(op.props["path"], x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")

@@ -1,0 +1,174 @@
+"""Turn a SheetPlan and prepared faces into PDF bytes: each face drawn once as a Form XObject, placed by reference."""
+from __future__ import annotations
+
+import io
+from typing import Mapping
+
+from reportlab.lib.colors import HexColor, black, white
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import __version__
+from ..model.game import GameModel
+from ..units import to_mm
+from .face import PreparedFace, draw_face
+from .fonts import FontSet
+from .sheets import MARK_WIDTH, MM, SheetPlan, SheetSpec, back_slot, crop_marks
+
+LABEL_FONT = "Lato-Regular"
+GREY = HexColor("#6b6b6b")
+
+
+def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subject: str) -> Canvas:
+    c = Canvas(buffer, pagesize=size, invariant=1, pageCompression=1)
+    c.setTitle(title)
+    c.setSubject(subject)
+    c.setCreator(f"cardgen {__version__}")
+    c.setAuthor("cardgen")
+    c.setViewerPreference("PrintScaling", "None")  # print at 100 %: a scaled sheet cuts wrong
+    return c
+
+
+def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel) -> None:
+    for key in sorted(faces):
+        face = faces[key]
+        c.beginForm(f"F{key}", 0, 0, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
+        draw_face(c, face, fonts, model)
+        c.endForm()
+        _give_form_its_graphics_states(c, f"F{key}")
+
+
+def _give_form_its_graphics_states(c: Canvas, name: str) -> None:
+    """reportlab builds a form's resources without the ExtGState it collected, so transparency inside a
+    form is lost in most viewers; build the resources here, the same way it does, plus ExtGState."""
+    form = c._doc.idToObject[pdfdoc.xObjectName(name)]
+    if not getattr(form, "ExtGState", None) or form.Resources:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
+
+
+def place(c: Canvas, face: PreparedFace, trim: tuple[float, float, float, float],
+          paint: tuple[float, float, float, float]) -> None:
+    """Place a defined face so its trim lands on `trim`, painting only inside `paint`."""
+    c.saveState()
+    path = c.beginPath()
+    path.rect(*paint)
+    c.clipPath(path, stroke=0, fill=0)
+    c.translate(trim[0] - face.bleed, trim[1] - face.bleed)
+    c.doForm(f"F{face.key}")
+    c.restoreState()
+
+
+def _label(c: Canvas, fonts: FontSet, spec: SheetSpec, text: str, grid_bottom: float) -> None:
+    c.setFont(fonts.name(LABEL_FONT), 6.5)
+    c.setFillColor(GREY)
+    y = min(grid_bottom - 11 * MM, 5 * MM)
+    y = max(y, 3.2 * MM)
+    if y + 3 > grid_bottom - 9 * MM and grid_bottom < 12 * MM:  # no room below the marks: use the top edge
+        y = spec.paper[1] - 5.5 * MM
+    c.drawCentredString(spec.paper[0] / 2, y, text)
+
+
+def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
+                 title: str, backs: Mapping[str, PreparedFace] | None = None) -> bytes:
+    spec, grid = plan.spec, plan.grid
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets")
+    define_forms(c, {**faces, **(backs or {})}, fonts, model)
+    if spec.calibration:
+        calibration_pages(c, fonts, spec)
+    marks = crop_marks(grid, spec)
+    duplex = spec.duplex != "none"
+    pages = len(plan.pages)
+    for n, page in enumerate(plan.pages, 1):
+        for p in page:
+            place(c, faces[p.front], p.slot.trim, p.slot.paint)
+        _marks(c, marks)
+        label = plan.labels[n - 1]
+        where = f"{label}  ·  " if label else ""
+        _label(c, fonts, spec, f"{title}  ·  {where}sheet {n} of {pages}, fronts  ·  print at 100 % (no scaling)"
+               + (f", double-sided, flip on the {spec.duplex} edge" if duplex else ""), grid.outer[1])
+        c.showPage()
+        if duplex:
+            for p in page:
+                if p.back is None:
+                    continue
+                face = (backs or faces)[p.back]
+                place(c, face, back_slot(p.slot.trim, spec), back_slot(p.slot.paint, spec))
+            _label(c, fonts, spec, f"{title}  ·  {where}sheet {n} of {pages}, backs", grid.outer[1])
+            c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _marks(c: Canvas, segs: list[tuple[float, float, float, float]]) -> None:
+    if not segs:
+        return
+    c.saveState()
+    c.setLineWidth(MARK_WIDTH)
+    c.setStrokeColor(black)
+    for seg in segs:
+        c.line(*seg)
+    c.restoreState()
+
+
+def _target(c: Canvas, x: float, y: float, scale: bool) -> None:
+    """A registration cross; on the back page its arms carry millimetre ticks to read the offset."""
+    c.setLineWidth(0.3)
+    c.circle(x, y, 4 * MM, stroke=1, fill=0)
+    c.line(x - 8 * MM, y, x + 8 * MM, y)
+    c.line(x, y - 8 * MM, x, y + 8 * MM)
+    if scale:
+        for i in range(-7, 8):
+            t = (1.6 if i % 5 == 0 else 0.9) * MM
+            c.line(x + i * MM, y - t, x + i * MM, y + t)
+            c.line(x - t, y + i * MM, x + t, y + i * MM)
+
+
+def calibration_pages(c: Canvas, fonts: FontSet, spec: SheetSpec) -> None:
+    """A front page with a 100 mm ruler and targets, and a back page with scaled targets where they must land."""
+    pw, ph = spec.paper
+    points = [(pw / 2, ph / 2), (pw * 0.2, ph * 0.2), (pw * 0.8, ph * 0.2), (pw * 0.2, ph * 0.8), (pw * 0.8, ph * 0.8)]
+    c.setFont(fonts.name(LABEL_FONT), 9)
+    c.setFillColor(black)
+    c.drawCentredString(pw / 2, ph - 18 * MM, "cardgen calibration — print double-sided at 100 % (no scaling, no fit)")
+    c.setFont(fonts.name(LABEL_FONT), 7.5)
+    lines = [
+        "1. The ruler below must measure exactly 100 mm. If not, your print dialog is scaling the page.",
+        "2. Hold the sheet up to a light. Each cross on this side should sit on a cross of the back side.",
+        "3. Read on the back's scale how far its cross is from this side's (1 tick = 1 mm), to the right (+x) and up (+y)",
+        "   as seen looking at the back, then print with --back-offset DX,DY in mm, with the opposite signs.",
+    ]
+    for i, text in enumerate(lines):
+        c.drawString(20 * MM, ph - 26 * MM - i * 10, text)
+    # 100 mm ruler
+    x0, y0 = (pw - 100 * MM) / 2, ph - 58 * MM
+    c.setLineWidth(0.4)
+    c.line(x0, y0, x0 + 100 * MM, y0)
+    for i in range(101):
+        t = (4 if i % 10 == 0 else 2.5 if i % 5 == 0 else 1.5) * MM
+        c.line(x0 + i * MM, y0, x0 + i * MM, y0 + t)
+        if i % 10 == 0:
+            c.setFont(fonts.name(LABEL_FONT), 6)
+            c.drawCentredString(x0 + i * MM, y0 - 3 * MM, str(i))
+    c.setStrokeColor(black)
+    for x, y in points:
+        _target(c, x, y, scale=False)
+    c.showPage()
+    if spec.duplex == "none":
+        return
+    c.setFont(fonts.name(LABEL_FONT), 8)
+    c.drawCentredString(pw / 2, ph - 18 * MM, f"back side (flip on the {spec.duplex} edge); back offset now "
+                        f"{to_mm(spec.back_offset[0]):+.1f}, {to_mm(spec.back_offset[1]):+.1f} mm")
+    for x, y in points:
+        bx, by, _, _ = back_slot((x, y, 0, 0), spec)
+        c.setStrokeColor(HexColor("#c0001a"))
+        _target(c, bx, by, scale=True)
+    c.setStrokeColor(white)
+    c.showPage()

@@ -1,0 +1,118 @@
+"""Turn a workspace and a game into a Studio: model, cards, templates, fonts and face renderer, loaded once."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from jinja2 import TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from ..check import CheckResult, check_game
+from ..errors import CardgenError, Finding, sort_findings
+from ..model.card import Card
+from ..workspace import LoadedGame, Workspace
+from .face import FaceRenderer, PreparedFace
+from .faces import FaceSet, load_faces
+from .fonts import FontSet
+from .template import card_view
+
+
+@dataclass
+class Studio:
+    ws: Workspace
+    game: str
+    check: CheckResult
+    faces: FaceSet
+    fonts: FontSet
+    renderer: FaceRenderer
+    template_findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def model(self):  # type: ignore[no-untyped-def]
+        assert self.check.model is not None
+        return self.check.model
+
+    @property
+    def cards(self) -> list[Card]:
+        return self.check.catalog.cards
+
+    def prepare(self, card: Card, bleed: float | None = None) -> tuple[PreparedFace, PreparedFace | None]:
+        rule = self.faces.for_card(card)
+        if rule is None:
+            raise CardgenError(f"no template in faces.yaml applies to card '{card.id}' ({card.where()})")
+        front = self.renderer.prepare(card, rule.front, bleed)
+        back = self.renderer.prepare(_BLANK, rule.back, bleed) if rule.back is not None else None
+        return front, back
+
+    def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
+        out = list(self.template_findings)
+        for card in cards if cards is not None else self.cards:
+            if self.faces.for_card(card) is None:
+                continue
+            front, back = self.prepare(card)
+            out += front.findings + (back.findings if back else [])
+        return sort_findings(set(out))
+
+    def all_findings(self) -> list[Finding]:
+        return sort_findings(set(self.check.findings) | set(self.face_findings()))
+
+    def selector(self, expr: str | None) -> Callable[[Card], bool]:
+        """--only EXPR: a Jinja2 expression over `card`, e.g. "'Dark' in card.factions"."""
+        if not expr:
+            return lambda card: True
+        try:
+            test = _ONLY.compile_expression(expr)
+        except TemplateError as exc:
+            raise CardgenError(f"--only '{expr}' is not a valid expression: {exc}") from exc
+
+        def keep(card: Card) -> bool:
+            try:
+                return bool(test(card=card_view(card, self.model)))
+            except Exception as exc:
+                raise CardgenError(f"--only '{expr}' failed on card '{card.id}': {exc}") from exc
+        return keep
+
+
+_ONLY = SandboxedEnvironment()
+_BLANK = Card("back", {}, "", 0, 0)
+
+
+def open_studio(ws: Workspace, game: str, check: CheckResult | None = None) -> Studio:
+    """Load everything a render needs. A model that cannot be used or a missing template is an error."""
+    check = check or check_game(ws, game)
+    if check.model is None:
+        raise CardgenError(f"the model of '{game}' has errors; run 'cardgen validate {game}'",
+                           file=ws.shown(ws.model_path(game)))
+    faces, findings = load_faces(ws, game, check.model)
+    if not faces.rules:
+        details = "; ".join(f.format() for f in findings[:3])
+        raise CardgenError(f"no usable templates for '{game}': {details}")
+    fonts = FontSet(ws.fonts_dir())
+    try:
+        for template in faces.templates.values():
+            for family in template.fonts.values():
+                for stem in set(family.values()):
+                    fonts.get(stem)
+        fonts.get("Lato-Regular")
+    except CardgenError as exc:
+        raise CardgenError(f"{exc.message} (needed by the templates of '{game}')") from exc
+    return Studio(ws, game, check, faces, fonts, FaceRenderer(ws.root, check.model, fonts), findings)
+
+
+def fit_findings(loaded: LoadedGame) -> list[Finding]:
+    """Findings only the renderer can see (text that overflows, missing glyphs, art, template errors)."""
+    if loaded.model is None:
+        return []
+    try:
+        fake = CheckResult(loaded, [])
+        studio = open_studio(loaded.workspace, loaded.game, fake)
+    except CardgenError as exc:
+        from ..errors import Severity
+
+        return [Finding(loaded.workspace.shown(loaded.workspace.templates_dir(loaded.game)), 0, 0, Severity.ERROR,
+                        "template-unusable", None, exc.message)]
+    return studio.face_findings()
+
+
+def keys_of(faces: dict[str, Any]) -> list[str]:
+    return sorted(faces)

@@ -1,0 +1,273 @@
+"""Turn templates/<game>/*.yaml into checked Template objects whose Jinja2 values are evaluated per card."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChainableUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from ..errors import Finding, Severity, did_you_mean
+from ..model.card import Card
+from ..model.cost import parse_cost
+from ..model.game import GameModel
+from ..units import UnitError, length, size
+from ..yamlio import LocDict, LocList, load_yaml
+
+COMMON = {"id", "type", "when", "x", "y", "w", "h", "box", "opacity"}
+ELEMENTS: dict[str, set[str]] = {
+    "rect": COMMON | {"fill", "stroke", "stroke_width", "radius", "clip_bleed"},
+    "circle": COMMON | {"fill", "stroke", "stroke_width"},
+    "polygon": {"id", "type", "when", "points", "fill", "stroke", "stroke_width", "opacity"},
+    "line": {"id", "type", "when", "x1", "y1", "x2", "y2", "stroke", "stroke_width", "opacity"},
+    "text": COMMON | {"text", "flavor", "font", "size", "min_size", "leading", "min_leading", "align", "valign",
+                      "color", "rich", "rule_color", "tracking"},
+    "icons": COMMON | {"cost", "size", "align", "gap", "outline"},
+    "image": COMMON | {"src", "fit", "radius"},
+    "badge": COMMON | {"shape", "fill", "stroke", "stroke_width", "text", "font", "size", "color", "label",
+                       "label_font", "label_size"},
+}
+LENGTH_KEYS = {"x", "y", "w", "h", "x1", "y1", "x2", "y2", "size", "min_size", "stroke_width", "radius", "gap",
+               "label_size", "tracking"}
+TOP_KEYS = {"extends", "size", "bleed", "safe", "fonts", "vars", "elements", "remove", "description"}
+_env = SandboxedEnvironment(undefined=ChainableUndefined, autoescape=False, keep_trailing_newline=False)
+
+
+class CardView(dict):
+    """A card as templates see it: fields by attribute, absent lists as [], absent values as ''."""
+
+    def __getattr__(self, key: str) -> Any:
+        return self.get(key, "")
+
+
+def card_view(card: Card, model: GameModel) -> CardView:
+    view = CardView(id=card.id)
+    for name, spec in model.fields.items():
+        value = card.get(name)
+        if value is None:
+            value = [] if spec.type == "list" else ""
+        elif spec.type == "list" and not isinstance(value, list):
+            value = [value]
+        view[name] = value
+    return view
+
+
+@dataclass
+class Value:
+    """A template value: a constant, or a Jinja2 template rendered per card."""
+
+    raw: Any
+    compiled: Any = None
+
+    def get(self, ctx: dict[str, Any]) -> Any:
+        if self.compiled is None:
+            return self.raw
+        return self.compiled.render(ctx)
+
+
+@dataclass
+class Element:
+    type: str
+    props: dict[str, Value]
+    when: Any = None  # compiled Jinja2 expression or None
+    id: str = ""
+    file: str = ""
+    line: int = 0
+    column: int = 0
+
+
+@dataclass
+class Template:
+    name: str
+    file: str
+    size: tuple[float, float]
+    bleed: float
+    safe: float
+    fonts: dict[str, dict[str, str]]
+    vars: dict[str, Value]
+    elements: list[Element]
+    source_files: list[Path] = field(default_factory=list)
+
+
+def _compile(raw: Any) -> Value:
+    if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
+        return Value(raw, _env.from_string(raw))
+    return Value(raw)
+
+
+def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tuple[Template | None, list[Finding]]:
+    """Read one template (following `extends`), checking element types, keys, units and Jinja2 syntax."""
+    findings: list[Finding] = []
+    name = shown(path)
+    doc = load_yaml(path, name)
+    findings.extend(doc.findings)
+    raw = doc.data
+    if raw is None:
+        if not doc.findings:
+            findings.append(Finding(name, 1, 1, Severity.ERROR, "template-empty", None, "template is empty"))
+        return None, findings
+
+    def bad(loc: tuple[int, int], code: str, message: str, hint: str | None = None) -> None:
+        findings.append(Finding(name, loc[0], loc[1], Severity.ERROR, code, None, message, hint))
+
+    if not isinstance(raw, LocDict):
+        bad((1, 1), "template-type", "a template must be a mapping with 'elements'")
+        return None, findings
+    for key in raw:
+        if key not in TOP_KEYS:
+            bad(raw.key_loc(key), "template-unknown-key", f"unknown key '{key}'", did_you_mean(key, sorted(TOP_KEYS)))
+    base: Template | None = None
+    if "extends" in raw:
+        parent = (path.parent / str(raw["extends"])).resolve()
+        if _depth > 8 or not parent.is_file():
+            bad(raw.key_loc("extends"), "template-extends", f"cannot extend '{raw['extends']}': no such template"
+                if _depth <= 8 else "templates extend each other in a loop")
+        else:
+            base, more = load_template(parent, shown, model, _depth=_depth + 1)
+            findings.extend(more)
+    card = model.card
+    try:
+        tsize = size(raw.get("size", card.get("size", "63mm x 88mm")))
+        bleed = length(raw.get("bleed", card.get("bleed", "3mm")))
+        safe = length(raw.get("safe", card.get("safe", "3mm")))
+    except UnitError as exc:
+        bad(raw.loc, "template-unit", str(exc))
+        tsize, bleed, safe = (178.58, 249.45), 8.5, 8.5
+    if base and "size" not in raw and "size" not in card:
+        tsize = base.size
+    fonts = dict(base.fonts) if base else {}
+    for fam, spec in (raw.get("fonts") or {}).items():
+        if isinstance(spec, str):
+            spec = {"regular": spec}
+        if not isinstance(spec, dict) or "regular" not in spec:
+            bad(raw.key_loc("fonts"), "template-font", f"font family '{fam}' needs at least 'regular'")
+            continue
+        fonts[fam] = {k: spec.get(k) or spec["regular"] for k in ("regular", "bold", "italic", "bolditalic")}
+    tvars = dict(base.vars) if base else {}
+    for key, value in (raw.get("vars") or {}).items():
+        tvars[key] = _checked(value, bad, raw.key_loc("vars"))
+    elements = list(base.elements) if base else []
+    removed = set(raw.get("remove") or [])
+    elements = [e for e in elements if e.id not in removed]
+    items = raw.get("elements") or LocList()
+    if not isinstance(items, LocList):
+        bad(raw.key_loc("elements") if "elements" in raw else raw.loc, "template-type", "'elements' must be a list")
+        items = LocList()
+    for i, item in enumerate(items):
+        loc = items.item_loc(i)
+        element = _element(item, loc, name, bad, fonts)
+        if element is None:
+            continue
+        same = next((k for k, e in enumerate(elements) if element.id and e.id == element.id), None)
+        if same is None:
+            elements.append(element)
+        else:
+            elements[same] = element
+    sources = (base.source_files if base else []) + [path]
+    return Template(path.stem, name, tsize, bleed, safe, fonts, tvars, elements, sources), findings
+
+
+def _checked(value: Any, bad, loc: tuple[int, int]) -> Value:
+    try:
+        return _compile(value)
+    except TemplateError as exc:
+        bad(loc, "template-jinja", f"Jinja2 error: {exc}")
+        return Value("")
+
+
+def _element(item: Any, loc: tuple[int, int], name: str, bad, fonts: dict[str, Any]) -> Element | None:
+    if not isinstance(item, LocDict):
+        bad(loc, "template-type", "each element must be a mapping with a 'type'")
+        return None
+    etype = item.get("type")
+    if etype not in ELEMENTS:
+        bad(item.key_loc("type") if "type" in item else loc, "template-element",
+            f"unknown element type '{etype}'", did_you_mean(str(etype), list(ELEMENTS)) or f"types: {', '.join(ELEMENTS)}")
+        return None
+    props: dict[str, Value] = {}
+    for key, value in item.items():
+        kloc = item.key_loc(key)
+        if key not in ELEMENTS[etype]:
+            bad(kloc, "template-unknown-key", f"{etype} element has no '{key}'", did_you_mean(key, sorted(ELEMENTS[etype])))
+            continue
+        if key in ("type", "id", "when"):
+            continue
+        if key in LENGTH_KEYS and not (isinstance(value, str) and "{{" in value):
+            try:
+                length(value)
+            except UnitError as exc:
+                bad(kloc, "template-unit", f"'{key}': {exc}")
+                continue
+        if key == "font" and value not in fonts:
+            bad(kloc, "template-font", f"unknown font family '{value}'", did_you_mean(str(value), list(fonts)))
+            continue
+        props[key] = _checked(value, bad, kloc)
+    when = None
+    if "when" in item:
+        try:
+            when = _env.compile_expression(str(item["when"]), undefined_to_none=False)
+        except TemplateError as exc:
+            bad(item.key_loc("when"), "template-jinja", f"'when' is not a valid expression: {exc}")
+    if etype in ("rect", "text", "icons", "image", "badge", "circle") and "box" not in item:
+        missing = [k for k in ("x", "y", "w", "h") if k not in item]
+        if missing:
+            bad(loc, "template-missing", f"{etype} element needs {', '.join(missing)} (or 'box: bleed|trim|safe')")
+            return None
+    return Element(etype, props, when, str(item.get("id", "")), name, loc[0], loc[1])
+
+
+def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
+    """The names a template's expressions can use for one card."""
+    view = card_view(card, model)
+
+    def term_attr(field_name: str, attr: str, default: Any = "", index: int = 0) -> Any:
+        values = view.get(field_name) or []
+        values = values if isinstance(values, list) else [values]
+        if index >= len(values):
+            return default
+        term = model.term(field_name, str(values[index]))
+        if term is None:
+            return default
+        return term.attrs.get(attr, term.name if attr == "name" else default)
+
+    def term_attrs(field_name: str, attr: str) -> list[Any]:
+        values = view.get(field_name) or []
+        values = values if isinstance(values, list) else [values]
+        return [term_attr(field_name, attr, None, i) for i in range(len(values))]
+
+    def canonical(field_name: str) -> list[str]:
+        """Values as the model names them (aliases resolved): 'Phenomenon' -> 'Power'."""
+        out = []
+        for v in view.get(field_name) or []:
+            term = model.term(field_name, str(v))
+            out.append(term.name if term else str(v))
+        return out
+
+    ctx: dict[str, Any] = {
+        "card": view, "model": {"name": model.name, "id": model.id, "version": model.version},
+        "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
+        "cost": (lambda: parse_cost(str(view.get("cost") or ""), model.cost)),
+        "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
+    }
+    ctx["vars"] = {k: v.get(ctx) for k, v in template.vars.items()}
+    return ctx
+
+
+def is_true(element: Element, ctx: dict[str, Any]) -> bool:
+    if element.when is None:
+        return True
+    value = element.when(**ctx)
+    return bool(value) and not isinstance(value, ChainableUndefined)
+
+
+_NUM = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def as_length(value: Any, default: float = 0.0) -> float:
+    if value in (None, ""):
+        return default
+    if isinstance(value, str) and _NUM.match(value.strip()):
+        return float(value)
+    return length(value)
