@@ -21,3 +21,23 @@ def fixture_ws() -> Workspace:
 @pytest.fixture
 def repo_ws() -> Workspace:
     return Workspace.find(REPO)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--regen-goldens", action="store_true", help="rewrite the raster goldens under tests/goldens")
+
+
+@pytest.fixture
+def regen(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--regen-goldens"))
+
+
+@pytest.fixture
+def scratch_ws(tmp_path: Path) -> Workspace:
+    """A writable copy of the fixture workspace (fonts linked, not copied)."""
+    import shutil
+
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
+    (root / "fonts").symlink_to(REPO / "fonts")
+    return Workspace.find(root)

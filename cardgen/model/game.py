@@ -160,6 +160,7 @@ class GameModel:
     draft: dict[str, Any] = field(default_factory=dict)
     packs: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""  # hash of game.yaml's bytes: part of every cache key that depends on the model
     section_locs: dict[str, Loc] = field(default_factory=dict)
 
     def keyword(self, name: str) -> Keyword | None:

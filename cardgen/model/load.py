@@ -1,6 +1,7 @@
 """Turn rules/<game>/game.yaml into a GameModel, reporting every problem in it as a located finding."""
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -316,6 +317,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
         id=game_id, name=r.get(game, "name", str, "game", default=game_id), file=shown,
         version=str(game.get("version") or ""), description=r.get(game, "description", str, "game", default=""),
         raw=dict(raw), section_locs={k: raw.key_loc(k) for k in raw},
+        digest=hashlib.sha1(doc.text.encode("utf-8")).hexdigest(),
     )
     _vocabularies(r, raw, model)
     _fields(r, raw, model)

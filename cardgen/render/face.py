@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +59,9 @@ class FaceRenderer:
         return self._measurers[family]
 
     def key(self, card: Card | None, template: Template, bleed: float) -> str:
-        h = hashlib.sha1()
-        for path in template.source_files:
-            h.update(path.read_bytes())
+        h = hashlib.sha1(template.digest.encode())
         h.update(repr(sorted((card.data if card else {}).items(), key=lambda kv: kv[0])).encode())
-        h.update(f"{bleed:.4f}|{self.model.file}|{id(self.model)}".encode())
+        h.update(f"{bleed:.4f}|{self.model.digest}".encode())
         return h.hexdigest()[:20]
 
     def prepare(self, card: Card, template: Template, bleed: float | None = None) -> PreparedFace:
@@ -173,10 +172,17 @@ class FaceRenderer:
 
 
 def colour(value: Any, default: str | None = None) -> Color | None:
-    if value in (None, "", "none"):
+    return _colour(None if value in (None, "", "none") else str(value), default)
+
+
+@lru_cache(maxsize=512)
+def _colour(value: str | None, default: str | None) -> Color | None:
+    if value is None:
         return toColor(default) if default else None
+    if len(value) == 4 and value.startswith("#"):  # CSS '#a33'; reportlab would read it as 0x000a33
+        value = "#" + "".join(ch * 2 for ch in value[1:])
     try:
-        return toColor(str(value))
+        return toColor(value)
     except ValueError:
         return toColor(default) if default else None
 

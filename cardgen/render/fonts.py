@@ -1,6 +1,7 @@
 """Turn the TrueType files in fonts/ into registered reportlab fonts, with glyph coverage and a fallback font."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,17 @@ class FontSet:
 
     folder: Path
     fonts: dict[str, TTFont] = field(default_factory=dict)
+    _runs: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _fallback: bool | None = field(default=None, repr=False)
+
+    @property
+    def fallback_ok(self) -> bool:
+        if self._fallback is None:
+            self._fallback = (self.folder / f"{FALLBACK}.ttf").is_file()
+        return self._fallback
+
+    def exists(self, stem: str) -> bool:
+        return stem in self.fonts or (self.folder / f"{stem}.ttf").is_file()
 
     def get(self, stem: str) -> TTFont:
         if stem in self.fonts:
@@ -42,7 +54,7 @@ class FontSet:
     def _pdf_name(self, stem: str) -> str:
         # two workspaces may bundle different files under one stem; keep their PDF names apart
         taken = {f.fontName for (folder, _), f in _REGISTERED.items() if folder != str(self.folder)}
-        return stem if stem not in taken else f"{stem}-{abs(hash(str(self.folder))) % 10_000}"
+        return stem if stem not in taken else f"{stem}-{hashlib.sha1(str(self.folder).encode()).hexdigest()[:6]}"
 
     def name(self, stem: str) -> str:
         """The registered reportlab font name for a stem."""
@@ -53,15 +65,19 @@ class FontSet:
 
     def split_runs(self, stem: str, text: str) -> list[tuple[str, str]]:
         """Split text into (font stem, text) runs, sending characters the font lacks to the fallback."""
+        cached = self._runs.get((stem, text))
+        if cached is not None:
+            return cached
         runs: list[tuple[str, str]] = []
         cmap = self.get(stem).face.charToGlyph
-        fallback_ok = (self.folder / f"{FALLBACK}.ttf").is_file()
+        fallback_ok = self.fallback_ok
         for ch in text:
             use = stem if (ord(ch) in cmap or ch in "\n\t" or not fallback_ok) else FALLBACK
             if runs and runs[-1][0] == use:
                 runs[-1] = (use, runs[-1][1] + ch)
             else:
                 runs.append((use, ch))
+        self._runs[(stem, text)] = runs
         return runs
 
     def missing(self, stem: str, text: str) -> set[str]:
@@ -70,7 +86,7 @@ class FontSet:
         for ch in set(text):
             if ch.isspace() or self.has_glyph(stem, ch):
                 continue
-            if (self.folder / f"{FALLBACK}.ttf").is_file() and self.has_glyph(FALLBACK, ch):
+            if self.fallback_ok and self.has_glyph(FALLBACK, ch):
                 continue
             out.add(ch)
         return out

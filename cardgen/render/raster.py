@@ -55,7 +55,7 @@ def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel) -> by
     """One page per face, the page being the face's bleed box."""
     buffer = io.BytesIO()
     first = faces[0]
-    c = new_canvas(buffer, (first.width + 2 * first.bleed, first.height + 2 * first.bleed), model.name, "card faces")
+    c = new_canvas(buffer, (first.width + 2 * first.bleed, first.height + 2 * first.bleed), model.name, "card faces", fonts)
     define_forms(c, {f.key: f for f in faces}, fonts, model)
     for face in faces:
         c.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))

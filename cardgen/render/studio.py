@@ -88,14 +88,11 @@ def open_studio(ws: Workspace, game: str, check: CheckResult | None = None) -> S
         details = "; ".join(f.format() for f in findings[:3])
         raise CardgenError(f"no usable templates for '{game}': {details}")
     fonts = FontSet(ws.fonts_dir())
-    try:
-        for template in faces.templates.values():
-            for family in template.fonts.values():
-                for stem in set(family.values()):
-                    fonts.get(stem)
-        fonts.get("Lato-Regular")
-    except CardgenError as exc:
-        raise CardgenError(f"{exc.message} (needed by the templates of '{game}')") from exc
+    needed = {stem for t in faces.templates.values() for fam in t.fonts.values() for stem in fam.values()}
+    missing = sorted(stem for stem in needed | {"Lato-Regular"} if not fonts.exists(stem))
+    if missing:  # fonts are parsed lazily; only their presence is checked up front
+        raise CardgenError(f"font file(s) {', '.join(m + '.ttf' for m in missing)} not in {ws.shown(ws.fonts_dir())} "
+                           f"(needed by the templates of '{game}')")
     return Studio(ws, game, check, faces, fonts, FaceRenderer(ws.root, check.model, fonts), findings)
 
 

@@ -1,8 +1,10 @@
 """Turn templates/<game>/*.yaml into checked Template objects whose Jinja2 values are evaluated per card."""
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,7 @@ class Template:
     vars: dict[str, Value]
     elements: list[Element]
     source_files: list[Path] = field(default_factory=list)
+    digest: str = ""  # hash of every source file's bytes: part of each face's cache key
 
 
 def _compile(raw: Any) -> Value:
@@ -166,7 +169,8 @@ def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tu
         else:
             elements[same] = element
     sources = (base.source_files if base else []) + [path]
-    return Template(path.stem, name, tsize, bleed, safe, fonts, tvars, elements, sources), findings
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    return Template(path.stem, name, tsize, bleed, safe, fonts, tvars, elements, sources, digest), findings
 
 
 def _checked(value: Any, bad, loc: tuple[int, int]) -> Value:
@@ -268,6 +272,11 @@ _NUM = re.compile(r"^-?\d+(\.\d+)?$")
 def as_length(value: Any, default: float = 0.0) -> float:
     if value in (None, ""):
         return default
-    if isinstance(value, str) and _NUM.match(value.strip()):
-        return float(value)
+    if isinstance(value, str):
+        return _str_length(value)
     return length(value)
+
+
+@lru_cache(maxsize=4096)
+def _str_length(value: str) -> float:
+    return float(value) if _NUM.match(value.strip()) else length(value)

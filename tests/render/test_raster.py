@@ -1,0 +1,54 @@
+"""PNG export: exact vendor canvases, recorded DPI, identical bytes, and one low-resolution golden."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops
+
+from cardgen.build import PngOptions, export_pngs
+from cardgen.errors import CardgenError
+from cardgen.render.raster import render_pngs
+from cardgen.render.studio import open_studio
+from cardgen.workspace import Workspace
+
+from ..conftest import FIXTURE_WS, TESTS
+
+GOLDEN = TESTS / "goldens" / "clean-firestorm-72dpi.png"
+
+
+@pytest.fixture(scope="module")
+def studio():
+    return open_studio(Workspace.find(FIXTURE_WS), "clean")
+
+
+@pytest.mark.parametrize("name,size", [("tgc-poker", (825, 1125)), ("mpc-poker", (822, 1122))])
+def test_presets_give_exact_canvases(tmp_path, studio, name: str, size: tuple[int, int]) -> None:
+    result = export_pngs(studio, PngOptions(preset=name, only="card.name == 'Tide Caller'"), tmp_path)
+    assert sorted(p.path.name for p in result.outputs) == ["back-back.png", "tide-caller.png"]
+    for out in result.outputs:
+        with Image.open(out.path) as im:
+            assert im.size == size
+            assert round(im.info["dpi"][0]) == 300
+
+
+def test_unknown_preset(tmp_path, studio) -> None:
+    with pytest.raises(CardgenError, match="did you mean 'tgc-poker'"):
+        export_pngs(studio, PngOptions(preset="tgc-pokr"), tmp_path)
+
+
+def test_png_bytes_are_reproducible_and_match_the_golden(studio, regen: bool) -> None:
+    card = studio.check.catalog.find("Firestorm")
+    face, _ = studio.prepare(card)
+    first = next(iter(render_pngs([face], studio.fonts, studio.model, dpi=72, workers=1)))
+    again = next(iter(render_pngs([face], studio.fonts, studio.model, dpi=72, workers=1)))
+    assert first == again
+    if regen:
+        GOLDEN.write_bytes(first)
+    assert GOLDEN.exists(), "no golden yet: run pytest --regen-goldens and look at the image before committing it"
+    got = Image.open(io.BytesIO(first)).convert("RGB")
+    want = Image.open(GOLDEN).convert("RGB")
+    assert got.size == want.size == (196, 267)
+    diff = ImageChops.difference(got, want).convert("L")
+    changed = sum(diff.histogram()[49:])
+    assert changed < 0.01 * got.size[0] * got.size[1], f"{changed} pixels differ; rerun with --regen-goldens if intended"

@@ -1,0 +1,61 @@
+"""Rich text: icons wherever they stand, automatic keyword bold, italic reminders, fitting by shrinking."""
+from __future__ import annotations
+
+from cardgen.render import richtext as rt
+from cardgen.render.fonts import FontSet
+
+from ..conftest import REPO
+
+RULES = rt.RichRules(("B", "C", "L"), True, ("Activate", "Trick Activate", "Shield"))
+FAMILY = rt.Family("CharisSIL-Regular", "CharisSIL-Bold", "CharisSIL-Italic", "CharisSIL-BoldItalic")
+
+
+def show(text: str, rules: rt.RichRules = RULES) -> list[list[str]]:
+    def atom(a: rt.Atom) -> str:
+        return f"<{a.text}>" if a.icon else a.text + ("*" if a.style & rt.BOLD else "") + ("/" if a.style & rt.ITALIC else "")
+    return [["".join(atom(a) for a in word) for word in p] for p in rt.parse(text, rules)]
+
+
+def test_icons_alone_first_last_and_mid_sentence() -> None:
+    assert show("[B]") == [["<B>"]]
+    assert show("{C} first") == [["<C>", "first"]]
+    assert show("pay [L].") == [["pay", "<L>."]]
+    assert show("Gain LLL, then B/C.") == [["Gain", "<L><L><L>,", "then", "<B>/<C>."]]
+
+
+def test_lower_case_bracket_still_draws_the_symbol_and_unknown_letters_stay_text() -> None:
+    assert show("[c][c]: negate") == [["<C><C>:", "negate"]]
+    assert show("[q] and Q") == [["[q]", "and", "Q"]]
+
+
+def test_bare_letters_only_when_the_model_says_so() -> None:
+    assert show("Gain LL", rt.RichRules(("L",), False, ())) == [["Gain", "LL"]]
+    assert show("Kill BLB") == [["Kill", "<B><L><B>"]]
+    assert show("BLOCK") == [["BLOCK"]]
+
+
+def test_keywords_bold_reminders_italic_markup_and_lines() -> None:
+    assert show("Trick Activate, [L]: Shield (prevent it)\n**Big** end") == [
+        ["Trick Activate*,", "<L>:", "Shield*", "(/prevent/", "it/)/"], ["Big*", "end"]]
+
+
+def test_fit_shrinks_then_overflows() -> None:
+    fonts = FontSet(REPO / "fonts")
+    m = rt.Measurer(fonts, FAMILY)
+    blocks = [rt.parse("word " * 40, RULES)]
+    spec = rt.FitSpec(10, 6)
+    roomy = rt.fit(blocks, m, spec, 200, 200)
+    assert roomy.fits and roomy.layout.size == 10 and not roomy.shrunk
+    tight = rt.fit(blocks, m, spec, 150, 60)
+    assert tight.fits and 6 <= tight.layout.size < 10 and tight.layout.height <= 60
+    none = rt.fit(blocks, m, spec, 100, 20)
+    assert not none.fits and none.layout.size == 6 and none.layout.overflow > 0
+
+
+def test_larger_size_would_not_fit() -> None:
+    fonts = FontSet(REPO / "fonts")
+    m = rt.Measurer(fonts, FAMILY)
+    blocks = [rt.parse("The quick brown fox jumps over the lazy dog. " * 6, RULES)]
+    got = rt.fit(blocks, m, rt.FitSpec(12, 5), 140, 90)
+    bigger = rt.layout(blocks, m, got.layout.size + 0.25, got.layout.leading, 140)
+    assert got.fits and bigger.height > 90

@@ -1,0 +1,124 @@
+"""Print sheets as data (slots, marks, mirrored backs) and as PDF structure (pypdf)."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from cardgen.build import SheetOptions, choose_cards, sheet_bytes
+from cardgen.errors import CardgenError
+from cardgen.render.sheets import MM, SheetSpec, back_slot, crop_marks, plan_grid
+from cardgen.render.studio import open_studio
+from cardgen.units import CARD_SIZES, PAPERS
+from cardgen.workspace import Workspace
+
+POKER_EU = CARD_SIZES["poker-eu"]
+
+
+def spec(paper: str = "a4", layout: str = "shared-cut", bleed: float = 3 * MM, **kw) -> SheetSpec:
+    return SheetSpec(PAPERS[paper], POKER_EU, bleed, layout, **kw)
+
+
+def test_a4_shared_cut_is_3_by_3_with_the_known_margins() -> None:
+    grid = plan_grid(spec())
+    assert (grid.cols, grid.rows) == (3, 3)
+    left = min(s.trim[0] for s in grid.slots)
+    bottom = min(s.trim[1] for s in grid.slots)
+    assert round(left / MM, 2) == 10.5 and round(bottom / MM, 2) == 16.5
+
+
+def test_gutter_layout_keeps_every_bleed_and_says_what_fits() -> None:
+    grid = plan_grid(spec(layout="gutter"))
+    assert (grid.cols, grid.rows) == (2, 3)
+    for a in grid.slots:
+        for b in grid.slots:
+            if a is not b:  # painted bleeds never overlap
+                ax, ay, aw, ah = a.paint
+                bx, by, bw, bh = b.paint
+                assert ax + aw <= bx + 1e-6 or bx + bw <= ax + 1e-6 or ay + ah <= by + 1e-6 or by + bh <= ay + 1e-6
+
+
+def test_paper_smaller_than_a_card_suggests_a_bleed() -> None:
+    tiny = SheetSpec((70 * MM, 95 * MM), POKER_EU, 3 * MM)
+    with pytest.raises(CardgenError, match=r"bleed ≤ 0\.5 mm"):
+        plan_grid(tiny)
+
+
+@pytest.mark.parametrize("layout", ["shared-cut", "gutter"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_stay_in_the_margins(layout: str, paper: str) -> None:
+    s = spec(paper, layout)
+    grid = plan_grid(s)
+    marks = crop_marks(grid, s)
+    assert marks
+    for x1, y1, x2, y2 in marks:
+        for slot in grid.slots:
+            px, py, pw, ph = slot.paint
+            inside_x = px + 1e-6 < max(x1, x2) and min(x1, x2) < px + pw - 1e-6
+            inside_y = py + 1e-6 < max(y1, y2) and min(y1, y2) < py + ph - 1e-6
+            assert not (inside_x and inside_y), "a mark crosses a card's bleed"
+        assert min(x1, x2) >= 3 * MM - 1e-6 and max(x1, x2) <= s.paper[0] - 3 * MM + 1e-6
+        assert min(y1, y2) >= 3 * MM - 1e-6 and max(y1, y2) <= s.paper[1] - 3 * MM + 1e-6
+        assert abs(x1 - x2) <= 5 * MM + 1e-6 and abs(y1 - y2) <= 5 * MM + 1e-6
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_mirror_onto_their_fronts(duplex: str) -> None:
+    s = spec(duplex=duplex)
+    grid = plan_grid(s)
+    pw, ph = s.paper
+    for slot in grid.slots:
+        x, y, w, h = slot.trim
+        bx, by, bw, bh = back_slot(slot.trim, s)
+        # flip the back page the way the printer does, and the centres must coincide within 0.1 mm
+        fx, fy = (pw - (bx + bw / 2), by + bh / 2) if duplex == "long" else (bx + bw / 2, ph - (by + bh / 2))
+        assert abs(fx - (x + w / 2)) < 0.1 * MM and abs(fy - (y + h / 2)) < 0.1 * MM
+    moved = back_slot(grid.slots[0].trim, spec(duplex=duplex, back_offset=(2 * MM, -1 * MM)))
+    assert moved[0] - back_slot(grid.slots[0].trim, s)[0] == pytest.approx(2 * MM)
+
+
+@pytest.fixture(scope="module")
+def clean_pdf() -> tuple[bytes, int]:
+    from ..conftest import FIXTURE_WS
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    opts = SheetOptions(copies="collation")
+    chosen, _ = choose_cards(studio, opts)
+    pdf, sheets, _ = sheet_bytes(studio, opts, chosen)
+    return pdf, sheets
+
+
+def test_pdf_structure(clean_pdf: tuple[bytes, int]) -> None:
+    pdf, sheets = clean_pdf
+    reader = PdfReader(io.BytesIO(pdf))
+    assert sheets == 1 and len(reader.pages) == 2  # a page of fronts, then its backs
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    fronts = reader.pages[0]["/Resources"]["/XObject"]
+    assert len(fronts) == 3  # 5 cards of 3 designs: each face drawn once, placed by reference
+    fonts = set()
+    for form in fronts.values():
+        for font in form.get_object()["/Resources"]["/Font"].values():
+            font = font.get_object()
+            fonts.add(font["/BaseFont"])
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font \
+                else font["/FontDescriptor"]
+            assert "/FontFile2" in descriptor.get_object()  # embedded TrueType
+    assert fonts and all("+" in name for name in fonts)  # subset, never a base-14 font
+    text = reader.pages[0].extract_text()
+    assert "Ember Guard" in text and "print at 100 %" in text
+
+
+def test_same_input_same_bytes(clean_pdf: tuple[bytes, int]) -> None:
+    from ..conftest import FIXTURE_WS
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    opts = SheetOptions(copies="collation")
+    chosen, _ = choose_cards(studio, opts)
+    assert sheet_bytes(studio, opts, chosen)[0] == clean_pdf[0]
+
+
+def test_blank_slots_get_no_backs(clean_pdf: tuple[bytes, int]) -> None:
+    reader = PdfReader(io.BytesIO(clean_pdf[0]))
+    content = reader.pages[1].get_contents().get_data().decode("latin-1")
+    assert content.count(" Do") == 5  # five cards placed: five backs, the other four slots stay blank

@@ -1,0 +1,62 @@
+"""Templates: located findings for bad input, extends, and card text never evaluated."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardgen.render.studio import open_studio
+from cardgen.render.template import context, load_template
+from cardgen.workspace import Workspace, load_game
+
+
+def _load(tmp_path: Path, ws: Workspace, text: str, name: str = "t.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    model = load_game(ws, "clean").model
+    return load_template(path, lambda p: p.name, model)
+
+
+def test_bad_elements_are_located_findings(tmp_path: Path, fixture_ws: Workspace) -> None:
+    template, findings = _load(tmp_path, fixture_ws, """elements:
+  - {type: rectangle, x: 0mm, y: 0mm, w: 1mm, h: 1mm}
+  - {type: rect, x: 0mm, y: 0mm, w: 1mm, h: 1mm, colour: red}
+  - {type: text, x: 3, y: 0mm, w: 1mm, h: 1mm, text: hi}
+  - {type: text, x: 0mm, y: 0mm, w: 1mm, h: 1mm, text: "{{ card.name", font: body}
+  - {type: rect, w: 1mm}
+""")
+    assert [(f.line, f.code) for f in findings] == [
+        (2, "template-element"), (3, "template-unknown-key"), (4, "template-unit"), (5, "template-jinja"),
+        (5, "template-font"), (6, "template-missing")]
+    assert "did you mean 'rect'?" in (findings[0].hint or "")
+
+
+def test_extends_overrides_by_id(tmp_path: Path, fixture_ws: Workspace) -> None:
+    (tmp_path / "base.yaml").write_text("fonts: {body: CharisSIL-Regular}\nelements:\n"
+                                        "  - {id: a, type: rect, box: trim, fill: red}\n"
+                                        "  - {id: b, type: rect, box: trim, fill: blue}\n")
+    template, findings = _load(tmp_path, fixture_ws, "extends: base.yaml\nremove: [b]\nelements:\n"
+                                                    "  - {id: a, type: rect, box: bleed, fill: green}\n"
+                                                    "  - {id: c, type: circle, box: safe}\n")
+    assert findings == []
+    assert [(e.id, e.props.get('fill').raw if 'fill' in e.props else None) for e in template.elements] == [
+        ("a", "green"), ("c", None)]
+    assert template.fonts["body"]["bold"] == "CharisSIL-Regular"
+
+
+def test_card_text_with_jinja_is_never_evaluated(scratch_ws: Workspace) -> None:
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "text: Deal 2 damage to each unit. Pay [R] more to deal 3 instead.",
+        "text: \"{{ 7 * 7 }} {% for x in range(3) %}x{% endfor %}\""))
+    studio = open_studio(scratch_ws, "clean")
+    card = studio.check.catalog.find("Firestorm")
+    front, _ = studio.prepare(card)
+    rules = next(op for op in front.ops if op.type == "text" and "{{" in str(op.props.get("text")))
+    assert rules.props["text"].startswith("{{ 7 * 7 }}")
+
+
+def test_context_resolves_vocabulary_attributes(fixture_ws: Workspace) -> None:
+    loaded = load_game(fixture_ws, "clean")
+    template, _ = load_template(fixture_ws.templates_dir("clean") / "front.yaml", str, loaded.model)
+    ctx = context(loaded.catalog.find("Tide Caller"), loaded.model, template)
+    assert ctx["attr"]("faction", "color") == "#33a"
+    assert ctx["card"].text == "" and ctx["card"].power == 1

@@ -1,0 +1,59 @@
+"""End to end: text that cannot fit is a finding everywhere; build writes every output atomically."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cardgen.cli import main
+from cardgen.workspace import Workspace
+
+
+def run(ws: Workspace, *args: str):
+    return CliRunner().invoke(main, ["--root", str(ws.root), *args], catch_exceptions=False)
+
+
+def test_text_overflow_is_reported_by_validate_and_marked_on_the_card(scratch_ws: Workspace) -> None:
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage to each unit.", "Deal 2 damage to each unit. " * 40))
+    result = run(scratch_ws, "validate", "clean", "--format", "json")
+    found = [f for f in json.loads(result.output)["findings"] if f["code"] == "text-overflow"]
+    assert result.exit_code == 1 and len(found) == 1
+    assert found[0]["card"] == "firestorm" and found[0]["line"] == 11
+    assert "text box 'rules' of front overflows" in found[0]["message"] and "mm too high" in found[0]["message"]
+
+
+def test_missing_template_is_a_clear_error(scratch_ws: Workspace) -> None:
+    for path in scratch_ws.templates_dir("clean").iterdir():
+        path.unlink()
+    result = run(scratch_ws, "sheets", "clean")
+    assert result.exit_code == 2 and "no usable templates for 'clean'" in result.output
+    assert not (scratch_ws.root / "output").exists()  # nothing written
+
+
+def test_build_writes_sheets_pngs_and_report(scratch_ws: Workspace) -> None:
+    result = run(scratch_ws, "build", "clean")
+    assert result.exit_code == 0, result.output
+    out = scratch_ws.root / "output" / "clean"
+    assert (out / "sheets.pdf").read_bytes().startswith(b"%PDF")
+    assert sorted(p.name for p in (out / "png").iterdir()) == ["back-back.png", "ember-guard.png", "firestorm.png",
+                                                               "tide-caller.png"]
+    assert "output/clean/sheets.pdf" in result.output
+    assert not list(out.rglob("*.part"))
+
+
+def test_sheets_options_and_bad_input(scratch_ws: Workspace) -> None:
+    ok = run(scratch_ws, "sheets", "clean", "--copies", "one", "--duplex", "none", "--layout", "gutter",
+             "--only", "card.faction == 'Red'", "--calibration")
+    assert ok.exit_code == 0 and "2 cards (2 designs) on 1 sheet of 2 x 3" in ok.output
+    bad = run(scratch_ws, "sheets", "clean", "--paper", "10mm x 10mm")
+    assert bad.exit_code == 2 and "does not fit" in bad.output and "Traceback" not in bad.output
+    bad = run(scratch_ws, "sheets", "clean", "--only", "card.(")
+    assert bad.exit_code == 2 and "--only" in bad.output
+    deck = scratch_ws.root / "deck.txt"
+    deck.write_text("# my deck\n3x Ember Guard\n2 Firestrom\n")
+    bad = run(scratch_ws, "sheets", "clean", "--copies", "deck", str(deck))
+    assert bad.exit_code == 2 and "did you mean 'Firestorm'?" in bad.output
+    deck.write_text("3x Ember Guard\n1 Tide Caller\n")
+    ok = run(scratch_ws, "sheets", "clean", "--copies", "deck", str(deck))
+    assert ok.exit_code == 0 and "4 cards (2 designs)" in ok.output and "sheets-deck.pdf" in ok.output
