@@ -46,7 +46,7 @@ class Output:
 
     @property
     def size(self) -> int:
-        return self.path.stat().st_size if self.path.exists() else 0
+        return self.path.stat().st_size if self.path.is_file() else 0
 
 
 @dataclass

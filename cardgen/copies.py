@@ -22,11 +22,13 @@ def collation_copies(model: GameModel, card: Card, group_rarities: dict[str, Rar
 
 
 def print_run(catalog: Catalog, model: GameModel) -> list[tuple[Card, int]]:
-    """One print run as the collation describes it; cards in no group are left out (the validator says so)."""
+    """One print run as the collation describes it, group by group in the model's order; cards in no group
+    are left out (the validator says so)."""
     groups = assign_groups(catalog, model.collation)
+    rank = {id(g): i for i, g in enumerate(model.collation)}
     seen: set[str] = set()
     out = []
-    for card in catalog:
+    for card in sorted(catalog, key=lambda c: (rank.get(id(groups[c.order]), len(rank)), c.order)):
         group = groups[card.order]
         if group is None or card.id in seen:
             continue

@@ -57,3 +57,20 @@ def test_sheets_options_and_bad_input(scratch_ws: Workspace) -> None:
     deck.write_text("3x Ember Guard\n1 Tide Caller\n")
     ok = run(scratch_ws, "sheets", "clean", "--copies", "deck", str(deck))
     assert ok.exit_code == 0 and "4 cards (2 designs)" in ok.output and "sheets-deck.pdf" in ok.output
+
+
+def test_new_game_validates_clean_and_builds(tmp_path) -> None:
+    root = tmp_path / "studio"
+    root.mkdir()
+    runner = CliRunner()
+    created = runner.invoke(main, ["--root", str(root), "new", "moon-duel"])
+    assert created.exit_code == 0 and "created rules/moon-duel/game.yaml" in created.output.replace(str(root) + "/", "")
+    (root / "rules").mkdir(exist_ok=True)
+    again = runner.invoke(main, ["--root", str(root), "new", "moon-duel"])
+    assert again.exit_code == 2 and "already exists" in again.output
+    valid = runner.invoke(main, ["--root", str(root), "validate", "moon-duel", "--strict"])
+    assert valid.exit_code == 0 and "0 errors, 0 warnings, 0 info" in valid.output
+    built = runner.invoke(main, ["--root", str(root), "build", "moon-duel", "--no-png"])
+    assert built.exit_code == 0 and (root / "output" / "moon-duel" / "sheets.pdf").is_file()
+    bad = runner.invoke(main, ["--root", str(root), "new", "Bad Name"])
+    assert bad.exit_code == 2

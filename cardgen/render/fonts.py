@@ -11,6 +11,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from ..errors import CardgenError
 
 FALLBACK = "DejaVuSans"
+BUNDLED = Path(__file__).resolve().parents[2] / "fonts"  # the fonts shipped beside cardgen itself
 _REGISTERED: dict[tuple[str, str], TTFont] = {}  # (folder, stem) -> font; reportlab's registry is process-wide
 
 
@@ -26,11 +27,16 @@ class FontSet:
     @property
     def fallback_ok(self) -> bool:
         if self._fallback is None:
-            self._fallback = (self.folder / f"{FALLBACK}.ttf").is_file()
+            self._fallback = self._path(FALLBACK).is_file()
         return self._fallback
 
+    def _path(self, stem: str) -> Path:
+        """The workspace's own font first, else the one bundled with cardgen."""
+        own = self.folder / f"{stem}.ttf"
+        return own if own.is_file() or not (BUNDLED / f"{stem}.ttf").is_file() else BUNDLED / f"{stem}.ttf"
+
     def exists(self, stem: str) -> bool:
-        return stem in self.fonts or (self.folder / f"{stem}.ttf").is_file()
+        return stem in self.fonts or self._path(stem).is_file()
 
     def get(self, stem: str) -> TTFont:
         if stem in self.fonts:
@@ -38,7 +44,7 @@ class FontSet:
         key = (str(self.folder), stem)
         font = _REGISTERED.get(key)
         if font is None:
-            path = self.folder / f"{stem}.ttf"
+            path = self._path(stem)
             if not path.is_file():
                 known = ", ".join(sorted(p.stem for p in self.folder.glob("*.ttf"))) or "none"
                 raise CardgenError(f"font '{stem}' is not in {self.folder} (fonts: {known})")

@@ -14,7 +14,7 @@ from ..model.game import GameModel
 from ..units import to_mm
 from .face import PreparedFace, draw_face
 from .fonts import FontSet
-from .sheets import MARK_WIDTH, MM, SheetPlan, SheetSpec, back_slot, crop_marks
+from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, SheetPlan, SheetSpec, back_slot, crop_marks
 
 LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")
@@ -68,14 +68,23 @@ def place(c: Canvas, face: PreparedFace, trim: tuple[float, float, float, float]
     c.restoreState()
 
 
-def _label(c: Canvas, fonts: FontSet, spec: SheetSpec, text: str, grid_bottom: float) -> None:
-    c.setFont(fonts.name(LABEL_FONT), 6.5)
+def _label(c: Canvas, fonts: FontSet, plan: SheetPlan, text: str) -> None:
+    """The page's caption, in a margin with room for it below or beside the marks; never over a card."""
+    spec, grid = plan.spec, plan.grid
+    x0, y0, gw, gh = grid.outer
+    size = 6.5
+    below = y0 + spec.bleed - max(3 * MM, spec.bleed) - grid.mark_y - 1 * MM  # top of the free band at the bottom
+    beside = x0 + spec.bleed - max(3 * MM, spec.bleed) - grid.mark_x - 1 * MM
+    c.setFont(fonts.name(LABEL_FONT), size)
     c.setFillColor(GREY)
-    y = min(grid_bottom - 11 * MM, 5 * MM)
-    y = max(y, 3.2 * MM)
-    if y + 3 > grid_bottom - 9 * MM and grid_bottom < 12 * MM:  # no room below the marks: use the top edge
-        y = spec.paper[1] - 5.5 * MM
-    c.drawCentredString(spec.paper[0] / 2, y, text)
+    if below - PRINTER_MARGIN >= size:
+        c.drawCentredString(spec.paper[0] / 2, max(PRINTER_MARGIN, below - size * 1.6), text)
+    elif x0 - PRINTER_MARGIN >= size * 1.2 or beside - PRINTER_MARGIN >= size:
+        c.saveState()
+        c.translate(max(PRINTER_MARGIN, min(x0, beside) - size * 0.4), spec.paper[1] / 2)
+        c.rotate(90)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
@@ -95,8 +104,8 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
         _marks(c, marks)
         label = plan.labels[n - 1]
         where = f"{label}  ·  " if label else ""
-        _label(c, fonts, spec, f"{title}  ·  {where}sheet {n} of {pages}, fronts  ·  print at 100 % (no scaling)"
-               + (f", double-sided, flip on the {spec.duplex} edge" if duplex else ""), grid.outer[1])
+        _label(c, fonts, plan, f"{title}  ·  {where}sheet {n} of {pages}, fronts  ·  print at 100 % (no scaling)"
+               + (f", double-sided, flip on the {spec.duplex} edge" if duplex else ""))
         c.showPage()
         if duplex:
             for p in page:
@@ -104,7 +113,7 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
                     continue
                 face = (backs or faces)[p.back]
                 place(c, face, back_slot(p.slot.trim, spec), back_slot(p.slot.paint, spec))
-            _label(c, fonts, spec, f"{title}  ·  {where}sheet {n} of {pages}, backs", grid.outer[1])
+            _label(c, fonts, plan, f"{title}  ·  {where}sheet {n} of {pages}, backs")
             c.showPage()
     c.save()
     return buffer.getvalue()
