@@ -40,7 +40,7 @@ def read_cards(game: str, cards_dir: Path, root: Path) -> tuple[Catalog, list[Fi
                                         f"card #{index + 1} is {_what(item)}, not a mapping of fields"))
                 continue
             card_id = _card_id(item, path.stem, index)
-            catalog.cards.append(Card(card_id, dict(item), shown, line, col, dict(item.key_locs), len(catalog.cards)))
+            catalog.cards.append(Card(card_id, item, shown, line, col, item.key_locs, len(catalog.cards)))
     return catalog, findings
 
 

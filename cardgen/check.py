@@ -1,9 +1,11 @@
 """Turn a workspace and a game name into a CheckResult: the model, the cards, and every finding, sorted."""
 from __future__ import annotations
 
+import gc
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import Finding, Severity, count, sort_findings
 from .model.card import Catalog
@@ -36,13 +38,27 @@ class CheckResult:
 
 def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Finding]] | None = None) -> CheckResult:
     """Load and validate one game. `extra` adds findings from later stages (e.g. text fitting)."""
-    loaded = load_game(ws, game)
-    findings = list(loaded.findings)
-    if loaded.model is not None:
-        findings += validate(loaded.model, loaded.catalog, ws.root)
-        if extra is not None:
-            findings += extra(loaded)
+    with _no_cyclic_gc():
+        loaded = load_game(ws, game)
+        findings = list(loaded.findings)
+        if loaded.model is not None:
+            findings += validate(loaded.model, loaded.catalog, ws.root)
+    if loaded.model is not None and extra is not None:
+        findings += extra(loaded)
     return CheckResult(loaded, sort_findings(set(findings)))
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Loading builds hundreds of thousands of small containers and no garbage cycles; the cyclic
+    collector would walk them again and again (a quarter of the load time on 10,000 cards)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def summary_line(result: CheckResult) -> str:

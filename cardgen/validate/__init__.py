@@ -37,6 +37,18 @@ class Context:
     model: GameModel
     root: Path
 
+    def __post_init__(self) -> None:
+        self._placeholders = frozenset([""] + [p.strip().lower() for p in self.model.placeholders])
+        self._card_placeholders: dict[int, frozenset[str]] = {}
+
+    def placeholder_fields(self, card: Card) -> frozenset[str]:
+        """The fields of a card whose value is a placeholder, computed once per card."""
+        got = self._card_placeholders.get(card.order)
+        if got is None:
+            got = frozenset(k for k, v in card.data.items() if v is not None and self.is_placeholder(v))
+            self._card_placeholders[card.order] = got
+        return got
+
     def at(self, card: Card, key: str | None, severity: Severity, code: str, message: str,
            hint: str | None = None) -> Finding:
         line, col = card.loc(key)
@@ -47,9 +59,8 @@ class Context:
         return Finding(self.model.file, loc[0], loc[1], severity, code, card, message, hint)
 
     def is_placeholder(self, value: object) -> bool:
-        if isinstance(value, str):
-            folded = value.strip().lower()
-            return folded == "" or any(folded == p.lower() for p in self.model.placeholders)
+        if type(value) is str:
+            return value.strip().lower() in self._placeholders
         if isinstance(value, list):
             return any(self.is_placeholder(v) for v in value)
         return False

@@ -16,6 +16,7 @@ _SEVERITY = {"info": Severity.INFO, "warning": Severity.WARNING, "error": Severi
 @card_check("fields")
 def check_fields(card: Card, ctx: Context) -> Iterator[Finding]:
     model = ctx.model
+    placeholders = ctx.placeholder_fields(card)
     for key, value in card.data.items():
         if key in BUILTIN_FIELDS:
             if key == "id" and not (isinstance(value, str) and value.strip()):
@@ -26,7 +27,7 @@ def check_fields(card: Card, ctx: Context) -> Iterator[Finding]:
             yield ctx.at(card, key, Severity.ERROR, "unknown-field", f"unknown field '{key}'",
                          did_you_mean(key, list(model.fields)) or f"fields: {', '.join(model.fields)}")
             continue
-        if value is None or ctx.is_placeholder(value):
+        if value is None or key in placeholders:
             continue  # absent, or reported once as an unfinished card
         yield from _check_value(card, ctx, spec, value)
     for spec in model.fields.values():

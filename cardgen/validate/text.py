@@ -31,9 +31,10 @@ def keyword_lines(text: str) -> Iterator[tuple[int, str, str | None]]:
 
 
 def _text_fields(card: Card, ctx: Context) -> Iterator[tuple[str, str]]:
+    placeholders = ctx.placeholder_fields(card)
     for key in ctx.model.text_fields:
         value = card.get(key)
-        if isinstance(value, str) and not ctx.is_placeholder(value):
+        if isinstance(value, str) and key not in placeholders:
             yield key, value
 
 
@@ -78,10 +79,11 @@ def check_unfinished(card: Card, ctx: Context) -> Iterator[Finding]:
     reasons = []
     if ctx.is_draft(card):
         reasons.append(f"marked {ctx.model.draft_field}: {card.get(ctx.model.draft_field)}")
+    placeholders = ctx.placeholder_fields(card)
     for key, value in card.data.items():
-        if key == ctx.model.draft_field:
+        if key == ctx.model.draft_field or value is None:
             continue
-        if ctx.is_placeholder(value):
+        if key in placeholders:
             shown = value if isinstance(value, str) else ", ".join(map(str, value))
             reasons.append(f"'{key}' is a placeholder ({shown.strip() or 'empty'})")
         elif isinstance(value, str) and any(p and p in value for p in ctx.model.placeholders if len(p) > 1):

@@ -1,0 +1,70 @@
+"""Benchmark: validate a synthetic 10,000-card game (target ≤ 1 s on 2 cores). Run by hand; prints a table."""
+from __future__ import annotations
+
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CARDS = 10_000
+
+
+def make_workspace(root: Path) -> None:
+    shutil.copytree(REPO / "tests" / "fixtures" / "ws" / "rules" / "clean", root / "rules" / "big")
+    model = root / "rules" / "big" / "game.yaml"
+    text = model.read_text().replace("designs: 1, copies: 2", f"designs: {CARDS // 4}, copies: 2")
+    text = text.replace("rare: {designs: 1, copies: 1}", f"rare: {{designs: {CARDS // 4}, copies: 1}}")
+    text = text.replace("total: 2}", f"total: {CARDS // 2}}}").replace("total: 1}", f"total: {CARDS // 2}}}")
+    model.write_text(text)
+    cards = root / "cards" / "big"
+    cards.mkdir(parents=True)
+    per_file = 500
+    for f in range(CARDS // per_file):
+        lines = []
+        for i in range(per_file):
+            n = f * per_file + i
+            faction, prefix = ("Red", "R") if n % 2 == 0 else ("Blue", "U")
+            unit = n % 3 != 0
+            lines += [f"- name: Card {n:05d}", f"  cost: {'RU'[n % 2] * (1 + n % 4)}", f"  faction: {faction}",
+                      f"  kind: {'Unit' if unit else 'Spell'}",
+                      "  text: |-\n    Guard\n    When this enters, deal 1 damage to a unit. Pay [R] to draw a card.",
+                      *([f"  power: {n % 8}"] if unit else []),
+                      f"  rarity: {'common' if n % 4 < 2 else 'rare'}", f"  number: {prefix}{n // 2 + 1}/{CARDS // 2}"]
+        (cards / f"set-{f:02d}.yaml").write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        make_workspace(root)
+        sys.path.insert(0, str(REPO))
+        from cardgen.check import check_game
+        from cardgen.workspace import Workspace
+
+        ws = Workspace.find(root)
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            result = check_game(ws, "big")
+            times.append(time.perf_counter() - t)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        t = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), "validate", "big"],
+                              capture_output=True, text=True)
+        whole = time.perf_counter() - t
+        print(f"{'what':<44} {'result':>12}")
+        print(f"{'cards':<44} {len(result.catalog):>12,}")
+        print(f"{'findings':<44} {len(result.findings):>12,}")
+        print(f"{'load + validate, library (median of 5)':<44} {statistics.median(times):>10.3f} s")
+        print(f"{'cardgen validate, whole process (incl. faces)':<44} {whole:>10.3f} s")
+        print(f"{'peak memory (library run)':<44} {peak:>9.0f} MB")
+        print(f"{'exit code':<44} {proc.returncode:>12}")
+
+
+if __name__ == "__main__":
+    main()
