@@ -222,3 +222,51 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, strict: bool)
     _summary(result, ws)
     if strict and any(f.severity is Severity.ERROR for f in result.findings):
         sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", type=int, default=8, show_default=True)
+@click.option("--packs-per-player", type=int, help="Default: the model's draft format.")
+@click.option("--seed", type=int, help="Replay a deal; without it a random seed is chosen and printed.")
+@click.option("--print-runs", type=int, default=1, show_default=True, help="Exhaust mode: runs shuffled together.")
+@click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write txt, csv and json here.")
+@click.option("--sheets", is_flag=True, help="Write a PDF with each pack on its own pages, labelled.")
+@click.option("--pack-format", "format_name", help="Which of the model's pack formats (default: the first).")
+@click.option("--stats", type=int, metavar="M", help="Generate M packs (slots) or M pods (exhaust) and test fairness.")
+@click.pass_context
+def packs(ctx: click.Context, game: str, players: int, packs_per_player: int | None, seed: int | None,
+          print_runs: int, fmt: str, out: Path | None, sheets: bool, format_name: str | None,
+          stats: int | None) -> None:
+    """Deal booster packs for GAME from its print run or slot sheets, seeded and replayable."""
+    from .packs.run import PackOptions, run_packs
+
+    ws = _ws(ctx)
+    opts = PackOptions(players, packs_per_player, seed, print_runs, fmt, out, sheets, format_name, stats)
+    result = _run(lambda: run_packs(ws, game, opts))
+    click.echo(result.stdout, nl=False)
+    for note in result.notes:
+        click.echo(note, err=True)
+    for o in result.outputs:
+        click.echo(f"wrote {ws.shown(o.path)} ({o.what})", err=True)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", type=int, default=8, show_default=True)
+@click.option("--seed", type=int)
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--pack-format", "format_name")
+@click.pass_context
+def draft(ctx: click.Context, game: str, players: int, seed: int | None, fmt: str, out: Path | None,
+          format_name: str | None) -> None:
+    """Simulate a pod draft of GAME with simple bots: every seat's picks and a pick log."""
+    from .packs.run import run_draft
+
+    ws = _ws(ctx)
+    result = _run(lambda: run_draft(ws, game, players, seed, fmt, out, format_name))
+    click.echo(result.stdout, nl=False)
+    for note in result.notes:
+        click.echo(note, err=True)

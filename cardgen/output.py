@@ -15,6 +15,7 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -22,9 +23,7 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
     return path
 
 
-def confined(root: Path, path: Path) -> Path:
-    """Refuse output paths outside the workspace's output/ unless the user named them explicitly."""
-    resolved = path.resolve()
-    if not resolved.is_relative_to(root.resolve()):
-        return resolved
-    return resolved
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

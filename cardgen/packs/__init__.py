@@ -1,0 +1,1 @@
+"""Pack formats, seeded dealing (exhaust and slots), draft simulation, and fairness statistics."""

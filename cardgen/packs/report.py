@@ -1,0 +1,113 @@
+"""Turn deals, drafts and statistics into text an organiser reads aloud, CSV, JSON, and pack sheets."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+from .. import __version__
+from ..model.card import Catalog
+from .deal import Deal
+from .draft import DraftResult
+from .stats import Stats
+
+
+def _label(card_id: str, catalog: Catalog) -> str:
+    card = catalog.by_id().get(card_id)
+    if card is None:
+        return card_id
+    bits = [" ".join(map(str, card.values("factions") or card.values("faction"))), str(card.get("rarity") or "")]
+    extra = ", ".join(b for b in bits if b)
+    return f"{card.name or card_id}" + (f" ({extra})" if extra else "")
+
+
+def deal_text(d: Deal, catalog: Catalog) -> str:
+    lines = [f"{d.game}: {len(d.packs)} packs of {d.format.pack_size} for {d.players} players "
+             f"(format {d.format.name}, seed {d.seed})", ""]
+    for pack in sorted(d.packs, key=lambda p: (p.player, p.round)):
+        lines.append(f"Player {pack.player}, round {pack.round} (pass {pack.direction})")
+        lines += [f"  {i:>2}. {_label(c, catalog)}" for i, c in enumerate(pack.cards, 1)]
+        lines.append("")
+    if d.leftover:
+        lines.append(f"Not dealt ({len(d.leftover)} cards of the print run): "
+                     + ", ".join(_label(c, catalog) for c in d.leftover))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def deal_json(d: Deal) -> str:
+    data = {
+        "game": d.game, "seed": d.seed, "version": __version__, "spec_hash": d.format.spec_hash,
+        "format": d.format.name, "mode": d.format.mode, "players": d.players, "print_runs": d.print_runs,
+        "packs": [{"player": p.player, "round": p.round, "pass": p.direction, "cards": p.cards}
+                  for p in sorted(d.packs, key=lambda p: (p.player, p.round))],
+        "leftover": d.leftover,
+    }
+    if d.format.mode == "slots":
+        data["expected_per_pack"] = {k: str(v) for k, v in sorted(d.format.expected().items())}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def deal_csv(d: Deal, catalog: Catalog) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["seed", "player", "round", "pass", "position", "card_id", "card_name"])
+    by_id = catalog.by_id()
+    for p in sorted(d.packs, key=lambda p: (p.player, p.round)):
+        for i, c in enumerate(p.cards, 1):
+            w.writerow([d.seed, p.player, p.round, p.direction, i, c, by_id[c].name if c in by_id else ""])
+    return buf.getvalue()
+
+
+def draft_json(r: DraftResult) -> str:
+    d = r.deal
+    data = {
+        "game": d.game, "seed": d.seed, "version": __version__, "spec_hash": d.format.spec_hash,
+        "players": d.players,
+        "seats": [{"seat": s, "picks": picks, "pool": sorted(picks)} for s, picks in r.picks.items()],
+        "log": [{"seat": x.seat, "pack_number": x.pack_number, "pick_number": x.pick_number, "pick": x.pick,
+                 "pack": list(x.pack), "pool": x.pool} for x in r.log],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def draft_csv(r: DraftResult) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["seed", "seat", "pack_number", "pick_number", "pick", "pack", "pool"])
+    for x in r.log:
+        w.writerow([r.deal.seed, x.seat, x.pack_number, x.pick_number, x.pick, "|".join(x.pack), "|".join(x.pool)])
+    return buf.getvalue()
+
+
+def stats_text(s: Stats, catalog: Catalog, limit: int = 15) -> str:
+    unit = "packs" if s.mode == "slots" else f"pods ({s.packs} packs)"
+    lines = [f"format {s.format} ({s.mode}): {s.trials} {unit}",
+             f"packs holding two copies of a card: {s.duplicate_rate:.4%}", "",
+             f"{'test':<16}{'cards':>7}{'chi-square':>13}{'dof':>6}{'p-value':>10}  verdict"]
+    for sh in s.sheets:
+        verdict = "consistent with the exact expectation" if sh.p >= 0.001 else "DEVIATES (p < 0.001)"
+        lines.append(f"{sh.sheet:<16}{sh.cards:>7}{sh.chi2:>13.1f}{sh.dof:>6}{sh.p:>10.4f}  {verdict}")
+    rows = sorted(s.expected, key=lambda i: abs(s.observed.get(i, 0) - s.expected[i]) / max(s.expected[i], 1e-9) ** 0.5,
+                  reverse=True)
+    lines += ["", f"largest deviations (of {len(rows)} cards):",
+              f"  {'card':<34}{'observed':>10}{'expected':>12}{'z':>7}"]
+    for i in rows[:limit]:
+        e, o = s.expected[i], s.observed.get(i, 0)
+        z = (o - e) / e ** 0.5 if e > 0 else 0.0
+        lines.append(f"  {_label(i, catalog)[:33]:<34}{o:>10}{e:>12.1f}{z:>7.2f}")
+    if s.by_round:
+        keys = sorted({k for c in s.by_round.values() for k in c})
+        lines += ["", "card mix by round (share of dealt cards):",
+                  "  round " + "".join(f"{k:>10}" for k in keys)]
+        for rnd, mix in sorted(s.by_round.items()):
+            total = sum(mix.values())
+            lines.append(f"  {rnd:>5} " + "".join(f"{mix.get(k, 0) / total:>10.1%}" for k in keys))
+    return "\n".join(lines) + "\n"
+
+
+def expected_text(expected: dict[str, Fraction], catalog: Catalog) -> str:
+    lines = ["exact expected copies per pack (= inclusion probability when copies cannot repeat):"]
+    for cid, f in sorted(expected.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"  {_label(cid, catalog)[:40]:<42}{str(f):>10}  ({float(f):.4f})")
+    return "\n".join(lines) + "\n"
