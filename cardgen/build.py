@@ -187,6 +187,7 @@ class BuildOptions:
     paper: str = "a4"
     png: bool = True
     dpi: int = 300
+    rulebook: bool = True
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = _quiet) -> JobResult:
@@ -209,4 +210,12 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         total = sum(o.size for o in pngs.outputs)
         result.outputs.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
                                                   f"({total / 1048576:.1f} MB)"))
+    if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
+        from .rulebook.job import run_rulebook
+
+        progress("book", 0, 1)
+        book = run_rulebook(ws, game, opts.paper if opts.paper in ("a4", "letter", "a5") else "a4")
+        progress("book", 1, 1)
+        result.outputs += book.outputs[:1]
+        result.findings += book.findings
     return result

@@ -40,7 +40,27 @@ def echo_findings(findings: list[Finding], *, err: bool = False) -> None:
         click.echo(line, err=err)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Unexpected exceptions are bugs: report them in one line (CARDGEN_DEBUG=1 shows the traceback)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
+            raise
+        except CardgenError as exc:
+            _fail(exc)
+        except Exception as exc:  # pragma: no cover - only reached through a bug
+            import os
+
+            if os.environ.get("CARDGEN_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(exc).__name__}: {exc} (this is a cardgen bug; "
+                       "CARDGEN_DEBUG=1 shows where)", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 @click.option("--root", type=click.Path(file_okay=False), envvar="CARDGEN_ROOT",
               help="Workspace folder (default: the nearest folder with rules/, or $CARDGEN_ROOT).")
@@ -209,15 +229,16 @@ def export(ctx: click.Context, game: str, png: bool, dpi: int, preset: str | Non
 @click.argument("game")
 @click.option("--paper", default="a4", show_default=True)
 @click.option("--no-png", is_flag=True, help="Skip the PNG export.")
+@click.option("--no-rulebook", is_flag=True, help="Skip the rulebook.")
 @click.option("--strict", is_flag=True, help="Also fail when validation finds errors.")
 @click.pass_context
-def build(ctx: click.Context, game: str, paper: str, no_png: bool, strict: bool) -> None:
+def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/."""
     from .build import BuildOptions, build_game
     from .errors import Severity
 
     ws = _ws(ctx)
-    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png), _progress()))
+    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png, rulebook=not no_rulebook), _progress()))
     click.echo(f"built {game}:")
     _summary(result, ws)
     if strict and any(f.severity is Severity.ERROR for f in result.findings):
@@ -270,3 +291,22 @@ def draft(ctx: click.Context, game: str, players: int, seed: int | None, fmt: st
     click.echo(result.stdout, nl=False)
     for note in result.notes:
         click.echo(note, err=True)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a5"]), default="a4", show_default=True)
+@click.option("--booklet", is_flag=True, help="Impose two pages per side in saddle-stitch order (fold and staple).")
+@click.option("--gallery", is_flag=True, help="Add an appendix with every card.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: output/GAME/rulebook.pdf.")
+@click.pass_context
+def rulebook(ctx: click.Context, game: str, paper: str, booklet: bool, gallery: bool, out: Path | None) -> None:
+    """Build GAME's rulebook PDF from its Markdown chapters, model and card faces."""
+    from .rulebook.job import run_rulebook
+
+    ws = _ws(ctx)
+    result = _run(lambda: run_rulebook(ws, game, paper, booklet, gallery, out))
+    echo_findings(result.findings, err=True)
+    _summary(result, ws)
+    if result.findings:
+        click.echo(f"the rulebook was built with {len(result.findings)} problem(s) marked in it", err=True)

@@ -99,6 +99,7 @@ class FaceRenderer:
 
     def _op(self, element: Element, ctx: dict[str, Any], face: PreparedFace, card: Card) -> Op | None:
         props = {k: v.get(ctx) for k, v in element.props.items()}
+        props["_id"] = element.id
         if element.type in ("line", "polygon"):
             return Op(element.type, (0, 0, 0, 0), props)
         box = self._box(element, props, face)

@@ -94,7 +94,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
     out_dpi = p.dpi if p else dpi
     workers = workers or min(os.cpu_count() or 1, 8)
     indices = list(range(len(faces)))
-    if workers <= 1 or len(faces) < 8:
+    if workers <= 1 or len(faces) < 32:  # below this, starting worker processes costs more than it saves
         return iter(_render_range(pdf, indices, scale, canvas, out_dpi))
     chunks = [indices[i::workers] for i in range(workers)]
 

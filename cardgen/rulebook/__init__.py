@@ -1,0 +1,1 @@
+"""Rulebook: Markdown chapters + the game model + card faces -> HTML (Jinja2) -> PDF (WeasyPrint)."""

@@ -1,0 +1,119 @@
+"""Turn a game's rulebook sources into PDF bytes: Markdown + directives -> HTML (Jinja2) -> WeasyPrint."""
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import markdown
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from ..errors import CardgenError, Finding
+from ..model.card import slug
+from ..render.studio import open_studio
+from ..units import PAPERS
+from ..workspace import Workspace
+from .content import BookContent, directive_cards
+from .source import Chapter, read_book
+
+SHARED = "_shared/rulebook"
+EXTENSIONS = ["admonition", "tables", "attr_list", "sane_lists", "toc", "smarty"]
+SIZES = {"a4": "A4", "letter": "letter", "a5": "A5"}
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+
+
+@dataclass
+class RenderedChapter:
+    id: str
+    title: str
+    html: Markup
+    sections: list[Section] = field(default_factory=list)
+
+
+@dataclass
+class Rulebook:
+    html: str
+    pdf: bytes
+    pages: int
+    findings: list[Finding]
+
+
+def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedChapter:
+    text = content.expand(chapter)
+    md = markdown.Markdown(extensions=EXTENSIONS, extension_configs={
+        "toc": {"slugify": lambda value, sep: f"{cid}-{slug(value)}", "toc_depth": "2"}})
+    body = md.convert(text)
+    sections = [Section(t["id"], t["name"]) for t in getattr(md, "toc_tokens", []) if t["level"] == 2]
+    for t in getattr(md, "toc_tokens", []):  # '## A' under a '#' heading: take its children too
+        sections += [Section(c["id"], c["name"]) for c in t.get("children", []) if c["level"] == 2]
+    return RenderedChapter(cid, chapter.title, Markup(body), sections)
+
+
+def _environment(ws: Workspace, game: str) -> Environment:
+    own = ws.templates_dir(game) / "rulebook"
+    shared = ws.root / "templates" / SHARED
+    bundled = Path(__file__).resolve().parents[2] / "templates" / SHARED
+    search = [str(p) for p in (own, shared, bundled) if p.is_dir()]
+    return Environment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
+
+
+def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False) -> Rulebook:
+    if paper not in SIZES:
+        raise CardgenError(f"--paper must be one of {', '.join(SIZES)} for the rulebook, not '{paper}'")
+    studio = open_studio(ws, game)
+    book, findings = read_book(ws, game, studio.model.name)
+    if book is None:
+        raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")
+    content = BookContent(studio, findings)
+    chapters = [c for c in [book.intro, *book.chapters] if c is not None]
+    needed = directive_cards(content, chapters)
+    if gallery:
+        seen: set[str] = set()
+        content.gallery_cards = [c for c in studio.cards if c.id not in seen and not seen.add(c.id)
+                                 and studio.faces.for_card(c)]
+        needed += content.gallery_cards
+    content.prepare_images(needed)
+    rendered = [_chapter_html(content, ch, f"ch{n}") for n, ch in enumerate(book.chapters, 1)]
+    intro = _chapter_html(content, book.intro, "intro") if book.intro else None
+    env = _environment(ws, game)
+    try:
+        template = env.get_template("book.html.j2")
+        css = env.loader.get_source(env, "book.css")[0]  # type: ignore[union-attr]
+    except Exception as exc:
+        raise CardgenError(f"no usable rulebook template (book.html.j2, book.css): {exc}") from exc
+    fonts = {p.stem: p.resolve().as_uri() for p in sorted(studio.fonts.folder.glob("*.ttf"))}
+    page = {"a4": (210, 297), "letter": (215.9, 279.4), "a5": (148, 210)}[paper]
+    html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
+                           page_size=SIZES[paper], page_mm=page, model=studio.model,
+                           cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
+                           gallery=[(c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images],
+                           lang="en")
+    pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title)
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    return Rulebook(html, pdf, pages, content.findings)
+
+
+def render_pdf(html: str, base: Path, title: str) -> bytes:
+    import weasyprint  # imported here: it costs half a second, and only this command needs it
+
+    document = weasyprint.HTML(string=html, base_url=str(base) + "/")
+    # a fixed identifier and no dates: the same sources give the same bytes. fontTools stamps each subset
+    # font with the time unless SOURCE_DATE_EPOCH is set, so it is pinned while the PDF is written.
+    saved = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "946684800"  # 2000-01-01
+    try:
+        return document.write_pdf(pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False)
+    finally:
+        if saved is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved

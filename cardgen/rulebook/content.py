@@ -1,0 +1,233 @@
+"""Turn rulebook directives ({{ card("…") }}, {{ glossary() }}, …) and cost symbols into HTML from the model."""
+from __future__ import annotations
+
+import ast
+import base64
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from ..errors import Finding, Severity, did_you_mean
+from ..model.card import Card
+from ..render.raster import render_pngs
+from ..render.studio import Studio
+from .source import Chapter
+
+DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+DPI = 300
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+@dataclass
+class BookContent:
+    studio: Studio
+    findings: list[Finding] = field(default_factory=list)
+    images: dict[str, str] = field(default_factory=dict)  # card id -> data URI of its face (trim, 300 dpi)
+    gallery_cards: list[Card] = field(default_factory=list)
+
+    @property
+    def model(self):  # type: ignore[no-untyped-def]
+        return self.studio.model
+
+    # -- symbols -------------------------------------------------------------------------------------
+    def icon(self, letter: str) -> str:
+        sym = self.model.cost.symbol(letter)
+        bg, fg = (sym.color, sym.text_color) if sym else ("#8a8a8a", "#ffffff")
+        title = f' title="{_esc(sym.name)}"' if sym else ""
+        return f'<span class="sym" style="background-color:{bg};color:{fg}"{title}>{_esc(letter)}</span>'
+
+    def symbols(self, text: str) -> str:
+        letters = {s.letter for s in self.model.cost.symbols}
+        return re.sub(r"[\[{]([A-Z])[\]}]", lambda m: self.icon(m.group(1)) if m.group(1) in letters else m.group(0),
+                      text)
+
+    def rich(self, text: str) -> str:
+        """Card or glossary text as HTML: escaped, symbols as icons, **bold**, line breaks kept."""
+        out = self.symbols(_esc(text))
+        out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+        return out.replace("\n", "<br>")
+
+    # -- faces ---------------------------------------------------------------------------------------
+    def prepare_images(self, cards: list[Card]) -> None:
+        unique = list({c.id: c for c in cards}.values())
+        wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
+        faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
+        for card, png in zip(wanted, render_pngs(faces, self.studio.fonts, self.model, dpi=DPI)):
+            self.images[card.id] = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+    def find(self, name: str) -> Card | None:
+        return self.studio.check.catalog.find(name)
+
+    # -- directives ----------------------------------------------------------------------------------
+    def expand(self, chapter: Chapter) -> str:
+        """Replace each directive in a chapter's Markdown with HTML; problems become findings and markers."""
+        lines = chapter.body.split("\n")
+        out = []
+        for offset, line in enumerate(lines):
+            lineno = chapter.first_line + offset
+
+            def one(m: re.Match[str]) -> str:
+                return self._directive(m.group(1), m.group(2), chapter.file, lineno)
+
+            line = DIRECTIVE.sub(one, line)
+            line = IMAGE.sub(lambda m: self._image(m, chapter, lineno), line)
+            out.append(self.symbols(line) if not line.startswith("    ") else line)
+        return "\n".join(out)
+
+    def _problem(self, file: str, line: int, code: str, message: str, hint: str | None = None) -> str:
+        self.findings.append(Finding(file, line, 1, Severity.ERROR, code, None, message, hint))
+        return f'<span class="problem">{_esc(message)}</span>'
+
+    def _directive(self, name: str, raw: str, file: str, line: int) -> str:
+        handlers: dict[str, Callable[..., str]] = {
+            "card": self.card_html, "glossary": self.glossary_html, "components": self.components_html,
+            "cost_legend": self.legend_html, "anatomy": self.anatomy_html, "keyword": self.keyword_html,
+        }
+        if name not in handlers:
+            return self._problem(file, line, "rulebook-directive", f"unknown directive '{name}'",
+                                 did_you_mean(name, list(handlers)))
+        try:
+            args = ast.literal_eval(f"({raw},)") if raw.strip() else ()
+        except (ValueError, SyntaxError):
+            return self._problem(file, line, "rulebook-directive", f"cannot read the arguments of {name}({raw})",
+                                 'write them as Python literals, e.g. card("Hulking Demon")')
+        try:
+            return handlers[name](*args, where=(file, line))
+        except TypeError as exc:
+            return self._problem(file, line, "rulebook-directive", f"{name}(): {exc}")
+
+    def _card(self, name: Any, where: tuple[str, int]) -> Card | str:
+        card = self.find(str(name))
+        if card is None:
+            names = [c.name for c in self.studio.cards if c.name]
+            return self._problem(*where, "rulebook-unknown-card", f"no card named '{name}'", did_you_mean(str(name), names))
+        return card
+
+    def card_html(self, name: str, where: tuple[str, int]) -> str:
+        card = self._card(name, where)
+        if isinstance(card, str):
+            return card
+        src = self.images.get(card.id)
+        if src is None:
+            return self._problem(*where, "rulebook-card-face", f"'{name}' has no face (no template applies)")
+        return (f'<span class="card-figure"><img class="card" src="{src}" alt="{_esc(card.name)}">'
+                f'<span class="caption">{_esc(card.name)}</span></span>')
+
+    def keyword_html(self, name: str, where: tuple[str, int]) -> str:
+        kw = self.model.keyword(str(name))
+        if kw is None:
+            return self._problem(*where, "rulebook-unknown-keyword", f"no keyword '{name}' in the glossary",
+                                 did_you_mean(str(name), [k.name for k in self.model.keywords]))
+        return f'<strong class="kw">{_esc(kw.name)}</strong>'
+
+    def glossary_html(self, where: tuple[str, int]) -> str:
+        items = []
+        for kw in sorted(self.model.keywords, key=lambda k: k.name.lower()):
+            parts = []
+            if kw.reminder:
+                parts.append(f'<p class="reminder">{self.rich(kw.reminder)}</p>')
+            if kw.rules:
+                parts.append(f"<p>{self.rich(kw.rules)}</p>")
+            if not parts:
+                parts.append('<p class="undefined">The rules do not define this keyword yet.</p>')
+            items.append(f'<div class="entry"><dt>{_esc(kw.name)}</dt><dd>{"".join(parts)}</dd></div>')
+        return f'<dl class="glossary">{"".join(items)}</dl>'
+
+    def components_html(self, where: tuple[str, int]) -> str:
+        rows = []
+        for g in self.model.collation:
+            if g.rarities:
+                total = g.cards if g.cards is not None else sum((r.designs or 0) * (r.copies or 0)
+                                                                for r in g.rarities.values())
+                detail = ", ".join(f"{r.designs} {name}{'s' if r.designs != 1 else ''} × {r.copies}"
+                                   for name, r in g.rarities.items())
+                rows.append(f"<li><strong>{total} {_esc(g.name)} cards</strong>: {_esc(detail)}</li>")
+            elif g.cards is not None:
+                rows.append(f"<li><strong>{g.cards} {_esc(g.name)} cards</strong></li>")
+        return f'<ul class="components">{"".join(rows)}</ul>'
+
+    def legend_html(self, where: tuple[str, int]) -> str:
+        rows = [f'<div class="legend-row">{self.icon(s.letter)}<div><strong>{_esc(s.name)}</strong>'
+                f"<p>{self.rich(s.rules)}</p></div></div>" for s in self.model.cost.symbols]
+        return f'<div class="legend">{"".join(rows)}</div>'
+
+    def anatomy_html(self, name: str, labels: dict[str, str] | None = None, where: tuple[str, int] = ("", 0)) -> str:
+        card = self._card(name, where)
+        if isinstance(card, str):
+            return card
+        if card.id not in self.images:
+            return self._problem(*where, "rulebook-card-face", f"'{name}' has no face")
+        face = self.studio.prepare(card, 0.0)[0]
+        ids = labels or {op_id: op_id.replace("-", " ").capitalize() for op_id in _labelled(face)}
+        boxes = {}
+        for op in face.ops:
+            x, y, w, h = op.box
+            if op.type == "text" and op.fit is not None:  # anchor text at the end of what is written
+                used = min(w, op.fit.layout.widest)
+                align = op.props.get("align") or "left"
+                w = {"left": used, "center": (w + used) / 2}.get(align, w) + 6.0  # points: 2 mm past the text
+            boxes[op.props.get("_id")] = (x, y, w, h)
+        pt_mm = 25.4 / 72
+        edge = face.width * pt_mm + 2.0  # callouts stand just right of the card
+        targets = []
+        for eid, label in ids.items():
+            box = boxes.get(eid)
+            if box is None:
+                self._problem(*where, "rulebook-anatomy", f"the card's template has no element '{eid}'")
+                continue
+            x, y, w, h = (v * pt_mm for v in box)
+            targets.append((y + h / 2, x + w - 1.0, label))
+        marks, legend, last = [], [], -99.0
+        for n, (ty, tx, label) in enumerate(sorted(targets, key=lambda t: t[0]), 1):
+            cy = max(ty, last + 5.0)  # stack the numbers so they never touch
+            last = cy
+            marks.append(f'<span class="dot" style="left:{tx - 0.8:.2f}mm;top:{ty - 0.8:.2f}mm"></span>'
+                         f'<span class="lead" style="left:{tx:.2f}mm;top:{ty:.2f}mm;width:{edge - tx:.2f}mm"></span>')
+            if cy != ty:
+                marks.append(f'<span class="lead-v" style="left:{edge:.2f}mm;top:{ty:.2f}mm;height:{cy - ty:.2f}mm">'
+                             '</span>')
+            marks.append(f'<span class="mark" style="left:{edge + 0.6:.2f}mm;top:{cy - 2.2:.2f}mm">{n}</span>')
+            legend.append(f"<li><span class=\"num\">{n}</span> {self.rich(label)}</li>")
+        return (f'<div class="anatomy"><div class="anatomy-card"><img class="card" src="{self.images[card.id]}" '
+                f'alt="{_esc(card.name)}">{"".join(marks)}</div><ol class="anatomy-legend">{"".join(legend)}</ol></div>')
+
+    def _image(self, m: re.Match[str], chapter: Chapter, line: int) -> str:
+        from pathlib import Path
+
+        target = (self.studio.ws.root / Path(chapter.file).parent / m.group(2)).resolve()
+        if not target.is_relative_to(self.studio.ws.root.resolve()):
+            return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)}' is outside the workspace")
+        if not target.is_file():
+            return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)}' does not exist")
+        return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}">'
+
+
+def directive_cards(content: BookContent, chapters: list[Chapter]) -> list[Card]:
+    """Every card a directive names (found ones), so their faces can be rendered in one batch."""
+    cards = []
+    for ch in chapters:
+        for m in DIRECTIVE.finditer(ch.body):
+            if m.group(1) in ("card", "anatomy"):
+                try:
+                    args = ast.literal_eval(f"({m.group(2)},)")
+                except (ValueError, SyntaxError):
+                    continue
+                card = content.find(str(args[0])) if args else None
+                if card is not None:
+                    cards.append(card)
+    return cards
+
+
+def _labelled(face) -> list[str]:  # type: ignore[no-untyped-def]
+    return [op.props["_id"] for op in face.ops if op.type in ("text", "icons", "badge") and op.props.get("_id")]
+
+
+def mark_safe(text: str) -> Markup:
+    return Markup(text)

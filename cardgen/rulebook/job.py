@@ -1,0 +1,22 @@
+"""The rulebook job: build the book in memory, then write it (and the HTML beside it) atomically."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..build import JobResult, Output
+from ..output import write_atomic
+from ..workspace import Workspace
+from .booklet import impose
+from .build import build_rulebook
+
+
+def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
+                 out: Path | None = None) -> JobResult:
+    book = build_rulebook(ws, game, paper, gallery)
+    pdf = impose(book.pdf) if booklet else book.pdf
+    path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
+    what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} sheets" if booklet else "")
+    result = JobResult(findings=book.findings)
+    result.outputs.append(Output(write_atomic(path, pdf), what))
+    result.outputs.append(Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML"))
+    return result

@@ -1,0 +1,89 @@
+"""Turn rules/<game>/rulebook/ into a Book: metadata from index.md's front matter and chapters in order."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import Finding, Severity
+from ..workspace import Workspace
+
+FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
+
+
+@dataclass
+class Chapter:
+    file: str  # as shown in findings
+    title: str
+    body: str
+    first_line: int  # line of the body's first line in the file
+
+
+@dataclass
+class Book:
+    title: str
+    subtitle: str = ""
+    version: str = ""
+    intro: Chapter | None = None
+    chapters: list[Chapter] = field(default_factory=list)
+
+
+def _front_matter(text: str, shown: str, findings: list[Finding]) -> tuple[dict, str, int]:
+    m = FRONT.match(text)
+    if not m:
+        return {}, text, 1
+    try:
+        meta = yaml.safe_load(m.group(1)) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        findings.append(Finding(shown, (mark.line + 2) if mark else 1, 1, Severity.ERROR, "rulebook-front-matter",
+                                None, f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}"))
+        meta = {}
+    if not isinstance(meta, dict):
+        findings.append(Finding(shown, 2, 1, Severity.ERROR, "rulebook-front-matter", None,
+                                "front matter must be a mapping (title: …)"))
+        meta = {}
+    return meta, text[m.end():], text[:m.end()].count("\n") + 1
+
+
+def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, list[Finding]]:
+    folder = ws.root / "rules" / game / "rulebook"
+    findings: list[Finding] = []
+    index = folder / "index.md"
+    if not index.is_file():
+        return None, [Finding(ws.shown(folder), 0, 0, Severity.ERROR, "rulebook-missing", None,
+                              f"no rulebook for {game}: expected {ws.shown(index)}")]
+    shown = ws.shown(index)
+    try:
+        text = index.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Finding(shown, 1, 1, Severity.ERROR, "rulebook-unreadable", None, f"cannot read: {exc}")]
+    meta, body, first = _front_matter(text, shown, findings)
+    book = Book(str(meta.get("title") or model_name), str(meta.get("subtitle") or ""), str(meta.get("version") or ""))
+    book.intro = Chapter(shown, book.title, body, first)
+    chapters = meta.get("chapters")
+    if chapters is None:
+        chapters = sorted(p.name for p in folder.glob("*.md") if p.name != "index.md")
+    head = text.splitlines()[:first]
+    listed_at = next((i + 1 for i, ln in enumerate(head) if ln.startswith("chapters:")), 1)
+    for name in chapters:
+        path = folder / str(name)
+        line = next((i + 1 for i, ln in enumerate(head) if i + 1 >= listed_at and str(name) in ln), listed_at)
+        if not path.is_file():
+            findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-missing", None,
+                                    f"chapter '{name}' does not exist in {ws.shown(folder)}"))
+            book.chapters.append(Chapter(ws.shown(path), str(name), f'<div class="problem">Missing chapter: {name}'
+                                                                    "</div>\n", 1))
+            continue
+        cshown = ws.shown(path)
+        try:
+            ctext = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            findings.append(Finding(cshown, 1, 1, Severity.ERROR, "rulebook-unreadable", None, f"cannot read: {exc}"))
+            continue
+        cmeta, cbody, cfirst = _front_matter(ctext, cshown, findings)
+        title = str(cmeta.get("title") or Path(name).stem.replace("-", " ").title())
+        book.chapters.append(Chapter(cshown, title, cbody, cfirst))
+    return book, findings
