@@ -78,8 +78,8 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         seen: set[str] = set()
         content.gallery_cards = [c for c in studio.cards if c.id not in seen and not seen.add(c.id)
                                  and studio.faces.for_card(c)]
-        needed += content.gallery_cards
     content.prepare_images(needed)
+    content.prepare_images(content.gallery_cards, dpi=200)
     rendered = [_chapter_html(content, ch, f"ch{n}") for n, ch in enumerate(book.chapters, 1)]
     intro = _chapter_html(content, book.intro, "intro") if book.intro else None
     env = _environment(ws, game)

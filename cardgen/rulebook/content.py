@@ -55,11 +55,12 @@ class BookContent:
         return out.replace("\n", "<br>")
 
     # -- faces ---------------------------------------------------------------------------------------
-    def prepare_images(self, cards: list[Card]) -> None:
+    def prepare_images(self, cards: list[Card], dpi: int = DPI) -> None:
+        """Render faces once. Figures print 50-63 mm wide (300 dpi); gallery cards 38 mm (200 dpi is 330 there)."""
         unique = list({c.id: c for c in cards}.values())
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
-        for card, png in zip(wanted, render_pngs(faces, self.studio.fonts, self.model, dpi=DPI)):
+        for card, png in zip(wanted, render_pngs(faces, self.studio.fonts, self.model, dpi=dpi)):
             self.images[card.id] = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
     def find(self, name: str) -> Card | None:
