@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .copies import print_run, read_deck_list
+from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity
 from .model.card import Card
 from .output import write_atomic
@@ -81,7 +81,7 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     elif opts.copies == "deck":
         if opts.deck is None:
             raise CardgenError("--copies deck needs a deck list file: --copies deck FILE")
-        chosen, findings = read_deck_list(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog)
+        chosen, findings = deck_copies(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog)
         if any(f.severity is Severity.ERROR for f in findings):
             raise CardgenError("the deck list names cards that do not exist:\n  "
                                + "\n  ".join(f.format() for f in findings))

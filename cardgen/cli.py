@@ -310,3 +310,36 @@ def rulebook(ctx: click.Context, game: str, paper: str, booklet: bool, gallery: 
     _summary(result, ws)
     if result.findings:
         click.echo(f"the rulebook was built with {len(result.findings)} problem(s) marked in it", err=True)
+
+
+@main.group()
+def deck() -> None:
+    """Deck lists: check one against the game's deck rules."""
+
+
+@deck.command("check")
+@click.argument("game")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--pool", type=click.Path(dir_okay=False, path_type=Path),
+              help="A draft from 'cardgen draft --format json': the deck must come from a seat's picks.")
+@click.option("--seat", type=int, default=1, show_default=True)
+@click.pass_context
+def deck_check(ctx: click.Context, game: str, file: Path, fmt: str, pool: Path | None, seat: int) -> None:
+    """Check deck list FILE for GAME: exit 0 when legal, 1 when not, 2 when it cannot be read."""
+    from .check import findings_json
+    from .decks.run import check_deck_file
+    from .errors import Severity, count
+
+    ws = _ws(ctx)
+    parsed, findings = _run(lambda: check_deck_file(ws, game, file, pool, seat))
+    illegal = any(f.severity is Severity.ERROR for f in findings)
+    if fmt == "json":
+        click.echo(findings_json(game, findings), nl=False)
+    else:
+        echo_findings(findings)
+        c = count(findings)
+        cards = sum(e.count for e in parsed.entries)
+        click.echo(f"{parsed.file}: {parsed.format} list, {cards} cards: "
+                   + ("not legal" if illegal else "legal") + f" ({c['error']} errors, {c['info']} unverifiable or info)")
+    sys.exit(1 if illegal else 0)

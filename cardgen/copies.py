@@ -1,15 +1,13 @@
 """Turn a copies choice (one, collation, or a deck list) into (card, count) pairs, with findings for a bad list."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from .errors import CardgenError, Finding, Severity, did_you_mean
+from .errors import Finding, Severity, did_you_mean
 from .model.card import Card, Catalog
 from .model.game import GameModel, RarityCount
 from .validate.setwide import assign_groups
 
-DECK_LINE = re.compile(r"^\s*(?:-\s*)?(\d+)\s*[xX×]?\s+(.+?)\s*$")
 
 
 def collation_copies(model: GameModel, card: Card, group_rarities: dict[str, RarityCount],
@@ -37,25 +35,19 @@ def print_run(catalog: Catalog, model: GameModel) -> list[tuple[Card, int]]:
     return out
 
 
-def read_deck_list(path: Path, shown: str, catalog: Catalog) -> tuple[list[tuple[Card, int]], list[Finding]]:
-    """A plain deck list: '3 Name' or '3x Name' per line, '#' comments, other lines as section headers."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardgenError(f"cannot read deck list {shown}: {exc}") from exc
-    out: list[tuple[Card, int]] = []
+def deck_copies(path: Path, shown: str, catalog: Catalog) -> tuple[list[tuple[Card, int]], list[Finding]]:
+    """Every card a deck list names (any format, every section), with its count, for printing."""
+    from .decks.reader import read_deck
+
+    deck = read_deck(path, shown)
+    out: dict[str, list] = {}
     findings: list[Finding] = []
     names = [c.name for c in catalog if c.name]
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].rstrip()
-        m = DECK_LINE.match(line)
-        if not m:
-            continue
-        count, name = int(m.group(1)), m.group(2)
-        card = catalog.find(name)
+    for e in deck.entries:
+        card = catalog.find(e.name)
         if card is None:
-            findings.append(Finding(shown, n, 1, Severity.ERROR, "deck-unknown-card", None,
-                                    f"no card named '{name}'", did_you_mean(name, names)))
-        elif count > 0:
-            out.append((card, count))
-    return out, findings
+            findings.append(Finding(shown, e.line, 1, Severity.ERROR, "deck-unknown-card", None,
+                                    f"no card named '{e.name}'", did_you_mean(e.name, names)))
+        elif e.count > 0:
+            out.setdefault(card.id, [card, 0])[1] += e.count
+    return [(card, n) for card, n in out.values()], findings

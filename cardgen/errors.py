@@ -26,7 +26,7 @@ class Finding:
     severity: Severity = field(compare=False)
     code: str
     card: str | None = None
-    message: str = field(default="", compare=False)
+    message: str = ""
     hint: str | None = field(default=None, compare=False)
 
     def format(self) -> str:

@@ -93,9 +93,12 @@ def test_validator_reports_the_seeds_real_problems(result) -> None:
              "check-crashed"} & set(codes)
 
 
-def test_docs_summary_is_current(result) -> None:
-    from cardgen.check import findings_summary
+@pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
+def test_docs_summary_is_current(game: str) -> None:
+    from cardgen.check import check_game, findings_summary
+    from cardgen.render.studio import fit_findings
 
-    expected = findings_summary(result, "cardgen validate power-trip --format summary")
-    assert (REPO / "docs" / "power-trip.md").read_text(encoding="utf-8") == expected, \
-        "regenerate: cardgen validate power-trip --format summary > docs/power-trip.md"
+    result = check_game(Workspace.find(REPO), game, extra=fit_findings)
+    expected = findings_summary(result, f"cardgen validate {game} --format summary")
+    assert (REPO / "docs" / f"{game}.md").read_text(encoding="utf-8") == expected, \
+        f"regenerate: cardgen validate {game} --format summary > docs/{game}.md"

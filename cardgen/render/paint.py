@@ -88,10 +88,14 @@ def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: Fon
               model: GameModel, outline: bool = False) -> None:
     fill, ink = symbol_colours(model, letter)
     c.setFillColor(fill)
-    if outline:
+    light = 0.299 * fill.red + 0.587 * fill.green + 0.114 * fill.blue > 0.8
+    if light:  # a white symbol would vanish on a light text box: give it a dark rim
+        c.setStrokeColor(HexColor("#4a4a4a"))
+        c.setLineWidth(d * 0.06)
+    elif outline:
         c.setStrokeColor(white)
         c.setLineWidth(d * 0.06)
-    c.circle(cx, cy, d / 2, stroke=int(outline), fill=1)
+    c.circle(cx, cy, d / 2, stroke=int(outline or light), fill=1)
     size = d * (0.68 if len(letter) == 1 else 0.5)
     c.setFillColor(ink)
     c.setFont(fonts.name(font), size)

@@ -116,11 +116,14 @@ def check_term_rules(card: Card, ctx: Context) -> Iterator[Finding]:
         if spec.type not in ("enum", "list") or not spec.vocab:
             continue
         for term in _terms(card, ctx, spec):
-            for need in term.requires:
-                if card.get(need) is None:
-                    severity = Severity.WARNING if ctx.is_draft(card) else Severity.ERROR
-                    yield ctx.at(card, spec.name, severity, "requires-field",
-                                 f"{term.name} cards need '{need}'; this one has none")
+            missing = [need for need in term.requires if card.get(need) is None]
+            if missing:
+                severity = Severity.WARNING if ctx.is_draft(card) else Severity.ERROR
+                what = ", ".join(f"'{m}'" for m in missing)
+                yield ctx.at(card, spec.name, severity, "requires-field",
+                             f"{term.name} cards need {what}; this one has no {what}" if len(missing) == 1 else
+                             f"{term.name} cards need {', '.join(repr(r) for r in term.requires)}; "
+                             f"this one lacks {what}")
             for banned in term.forbids:
                 if card.get(banned) is not None:
                     yield ctx.at(card, banned, Severity.ERROR, "forbids-field",

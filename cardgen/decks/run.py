@@ -1,0 +1,20 @@
+"""The deck-check job: load the game, read the deck list (and a drafted pool), return the findings."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..check import check_game
+from ..errors import CardgenError, Finding
+from ..workspace import Workspace
+from .check import check_deck, read_pool
+from .reader import DeckList, read_deck
+
+
+def check_deck_file(ws: Workspace, game: str, path: Path, pool: Path | None = None,
+                    seat: int = 1) -> tuple[DeckList, list[Finding]]:
+    result = check_game(ws, game)
+    if result.model is None:
+        raise CardgenError(f"the model of '{game}' has errors; run 'cardgen validate {game}'")
+    deck = read_deck(path, ws.shown(path))
+    picks = read_pool(pool, seat) if pool is not None else None
+    return deck, check_deck(deck, result.model, result.catalog, picks)
