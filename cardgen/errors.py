@@ -60,7 +60,7 @@ def count(findings: Iterable[Finding]) -> dict[str, int]:
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (f.file, f.line, f.column, f.code, f.card or ""))
+    return sorted(findings, key=lambda f: (f.file, f.line, f.column, f.code, f.card or "", f.message))
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str | None:
