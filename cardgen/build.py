@@ -188,6 +188,7 @@ class BuildOptions:
     png: bool = True
     dpi: int = 300
     rulebook: bool = True
+    exports: tuple[str, ...] = ()
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = _quiet) -> JobResult:
@@ -218,4 +219,9 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         progress("book", 1, 1)
         result.outputs += book.outputs[:1]
         result.findings += book.findings
+    for target in opts.exports:
+        from .export.run import run_export
+
+        outputs, _ = run_export(ws, game, target)
+        result.outputs.append(Output(ws.output_dir(game) / "export" / target, f"{len(outputs)} files for {target}"))
     return result

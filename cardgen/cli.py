@@ -203,20 +203,34 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str, deck_file: Pa
 
 @main.command()
 @click.argument("game")
-@click.option("--png", "png", is_flag=True, required=True, help="Export one PNG per unique face.")
-@click.option("--dpi", default=300, show_default=True)
-@click.option("--preset", help="Exact print-on-demand canvas: tgc-poker (825x1125) or mpc-poker (822x1122).")
-@click.option("--only", help="Only cards for which this expression is true.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/png).")
+@click.option("--to", "target", help="tts, cockatrice, draftmancer, tgc, mpc or dtc.")
+@click.option("--png", "png", is_flag=True, help="Export one PNG per unique face.")
+@click.option("--dpi", default=300, show_default=True, help="With --png.")
+@click.option("--preset", help="With --png: tgc-poker (825x1125) or mpc-poker (822x1122).")
+@click.option("--only", help="With --png: only cards for which this expression is true.")
+@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), help="Export a deck list instead of the print run.")
+@click.option("--image-base", default="images", show_default=True, help="Draftmancer: where the images will be served.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
-def export(ctx: click.Context, game: str, png: bool, dpi: int, preset: str | None, only: str | None,
-           out: Path | None) -> None:
-    """Export card faces as PNG files (the same vector faces as the sheets, rasterized)."""
+def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
+           only: str | None, deck: Path | None, image_base: str, out: Path | None) -> None:
+    """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
+    ws = _ws(ctx)
+    if png == bool(target):
+        _fail(CardgenError("give either --to TARGET or --png"))
+    if target:
+        from .export.run import run_export
+
+        outputs, notes = _run(lambda: run_export(ws, game, target, out, deck, image_base))
+        folder = outputs[0].path.parent if outputs else out
+        click.echo(f"{len(outputs)} files for {target} in {ws.shown(out or ws.output_dir(game) / 'export' / target)}")
+        for note in notes:
+            click.echo(f"  {note}", err=True)
+        return
     from .build import PngOptions, export_pngs
     from .render.raster import preset as get_preset
     from .render.studio import open_studio
 
-    ws = _ws(ctx)
     if preset:
         _run(lambda: get_preset(preset))
     opts = PngOptions(dpi, preset, out, only)
@@ -230,15 +244,25 @@ def export(ctx: click.Context, game: str, png: bool, dpi: int, preset: str | Non
 @click.option("--paper", default="a4", show_default=True)
 @click.option("--no-png", is_flag=True, help="Skip the PNG export.")
 @click.option("--no-rulebook", is_flag=True, help="Skip the rulebook.")
+@click.option("--exports", default="", help="Comma-separated export targets, e.g. tts,cockatrice (none by default).")
 @click.option("--strict", is_flag=True, help="Also fail when validation finds errors.")
 @click.pass_context
-def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, strict: bool) -> None:
+def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
+          strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/."""
     from .build import BuildOptions, build_game
     from .errors import Severity
 
     ws = _ws(ctx)
-    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png, rulebook=not no_rulebook), _progress()))
+    targets = tuple(t.strip() for t in exports.split(",") if t.strip())
+    if targets:
+        from .export.run import TARGETS
+
+        bad = [t for t in targets if t not in TARGETS]
+        if bad:
+            _fail(CardgenError(f"unknown export target '{bad[0]}' (targets: {', '.join(TARGETS)})"))
+    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png, rulebook=not no_rulebook,
+                                                            exports=targets), _progress()))
     click.echo(f"built {game}:")
     _summary(result, ws)
     if strict and any(f.severity is Severity.ERROR for f in result.findings):

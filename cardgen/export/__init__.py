@@ -1,0 +1,1 @@
+"""Exports to where designers playtest and print: Tabletop Simulator, Cockatrice, Draftmancer, print on demand."""

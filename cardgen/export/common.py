@@ -1,0 +1,68 @@
+"""What every export needs: the cards to export with their copies, their faces, names safe as file names."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..build import SheetOptions, choose_cards
+from ..errors import CardgenError
+from ..model.card import Card
+from ..render.face import PreparedFace
+from ..render.studio import Studio
+
+WINDOWS_FORBIDDEN = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+
+
+@dataclass
+class ExportItem:
+    card: Card
+    copies: int
+    front: PreparedFace
+    back: PreparedFace | None
+
+
+@dataclass
+class ExportFile:
+    relpath: str
+    data: bytes | str
+    what: str = ""
+
+
+@dataclass
+class ExportResult:
+    target: str
+    files: list[ExportFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def items_for(studio: Studio, deck: Path | None, bleed: float | None = None) -> list[ExportItem]:
+    """The print run (collation), or exactly a deck list's cards; each with its front and back face."""
+    opts = SheetOptions(copies="deck" if deck else "collation", deck=deck)
+    chosen, _ = choose_cards(studio, opts)
+    if not chosen:
+        raise CardgenError("nothing to export: the collation selects no card (or the deck list is empty)")
+    out = []
+    for card, n in chosen:
+        if studio.faces.for_card(card) is None:
+            continue
+        front, back = studio.prepare(card, bleed)
+        out.append(ExportItem(card, n, front, back))
+    return out
+
+
+def safe_stem(name: str) -> str | None:
+    """A name usable as a file name on every system, or None when it is not (the caller reports it)."""
+    if not name.strip() or WINDOWS_FORBIDDEN.search(name) or name.strip(" .") != name.strip() or \
+            name.upper() in {"CON", "PRN", "AUX", "NUL"}:
+        return None
+    return name.strip()
+
+
+def card_type_line(studio: Studio, card: Card) -> str:
+    """Factions/alignments then kinds, as the card's type line (any list or enum field the model has)."""
+    parts = []
+    for spec in studio.model.fields.values():
+        if spec.type in ("list", "enum") and spec.vocab and spec.name not in ("rarity", "status", "tags", "sample"):
+            parts += [str(v) for v in card.values(spec.name)]
+    return " ".join(parts)

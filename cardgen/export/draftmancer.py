@@ -1,0 +1,72 @@
+"""Turn a game's pack format into a Draftmancer custom card list: settings, custom cards, slots and copies."""
+from __future__ import annotations
+
+import json
+
+from ..errors import CardgenError
+from ..packs.spec import load_format
+from ..render.raster import render_pngs
+from ..render.studio import Studio
+from .common import ExportFile, ExportResult, card_type_line
+
+
+def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResult:
+    result = ExportResult("draftmancer")
+    model, catalog = studio.model, studio.check.catalog
+    fmt = load_format(model, catalog)
+    if fmt.mode == "exhaust":
+        cards = [(c, n) for c, n in fmt.pool]
+        slots = [("MainSlot", fmt.pack_size, cards)]
+        layouts = None
+    else:
+        slots = [(name, None, list(zip(s.cards, s.weights))) for name, s in fmt.sheets.items()]
+        layouts = {f"layout{i + 1}": {"weight": v.weight, "slots": {s.sheet: s.count for s in v.slots}}
+                   for i, v in enumerate(fmt.variants)}
+    names: dict[str, str] = {}
+    for _, _, entries in slots:
+        for card, _ in entries:
+            name = card.name or card.id
+            if names.setdefault(name, card.id) != card.id:
+                raise CardgenError(f"two cards in the pack pool are named '{name}' ({card.where()}); "
+                                   "Draftmancer knows cards by name: rename one or give it an explicit name")
+    pool = {card.id: card for _, _, entries in slots for card, _ in entries}
+    backs = {studio.faces.for_card(c).back.name for c in pool.values() if studio.faces.for_card(c).back}
+    settings = {"name": model.name, "boostersPerPlayer": fmt.packs_per_player,
+                "withReplacement": fmt.mode == "slots" and not fmt.unique_in_pack, "colorBalance": False,
+                "duplicateProtection": fmt.unique_in_pack}
+    if layouts:
+        settings["layouts"] = layouts
+    if len(backs) == 1:
+        settings["cardBack"] = f"{image_base}/back.png"
+    custom = []
+    for card in pool.values():
+        entry = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
+                 "image_uris": {"en": f"{image_base}/{card.id}.png"}, "set": "custom",
+                 "collector_number": card.id}
+        if card.get("rarity"):
+            entry["rarity"] = str(card.get("rarity")).lower()
+        text = "\n".join(x for x in (f"Cost: {card.get('cost')}" if card.get("cost") else "",
+                                     str(card.get("text") or "")) if x)
+        if text:
+            entry["oracle_text"] = text
+        for ours, theirs in (("ap", "power"), ("hp", "toughness"), ("attack", "power"), ("life", "toughness")):
+            if card.get(ours) is not None:
+                entry[theirs] = card.get(ours)
+        custom.append(entry)
+    out = ["[Settings]", json.dumps(settings, indent=2, ensure_ascii=False), "[CustomCards]",
+           json.dumps(custom, indent=2, ensure_ascii=False)]
+    for name, count, entries in slots:
+        out.append(f"[{name}({count})]" if count else f"[{name}]")
+        out += [f"{n} {card.name or card.id}" for card, n in entries]
+    result.files.append(ExportFile(f"{studio.game}.draftmancer.txt", "\n".join(out) + "\n",
+                                   f"custom card list ({fmt.name}, {fmt.mode})"))
+    faces = [studio.prepare(c, 0.0)[0] for c in pool.values()]
+    for card, png in zip(pool.values(), render_pngs(faces, studio.fonts, model, dpi=200)):
+        result.files.append(ExportFile(f"images/{card.id}.png", png))
+    first = next(iter(pool.values()))
+    back = studio.prepare(first, 0.0)[1]
+    if back is not None:
+        result.files.append(ExportFile("images/back.png", next(iter(render_pngs([back], studio.fonts, model, dpi=200)))))
+    result.notes.append(f"image paths are '{image_base}/…': upload the images and pass --image-base URL so "
+                        "Draftmancer can load them")
+    return result

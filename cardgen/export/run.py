@@ -1,0 +1,56 @@
+"""The export job: load the game, make every file of the target in memory, then write them atomically."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..build import Output
+from ..errors import CardgenError, did_you_mean
+from ..output import write_atomic
+from ..render.studio import open_studio
+from ..workspace import Workspace
+from .common import ExportResult, items_for
+
+TARGETS = ("tts", "cockatrice", "draftmancer", "tgc", "mpc", "dtc")
+
+
+def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
+                image_base: str = "images") -> ExportResult:
+    if target not in TARGETS:
+        hint = did_you_mean(target, list(TARGETS))
+        raise CardgenError(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})"
+                           + (f"; {hint}" if hint else ""))
+    studio = open_studio(ws, game)
+    if target == "draftmancer":
+        from .draftmancer import export_draftmancer
+
+        return export_draftmancer(studio, image_base.rstrip("/"))
+    if target == "tts":
+        from .tts import export_tts
+
+        return export_tts(studio, items_for(studio, deck, bleed=0.0))
+    if target == "cockatrice":
+        from .cockatrice import export_cockatrice
+
+        seen: set[str] = set()  # a card database holds every card once, not the print run
+        cards = [c for c in studio.cards if c.id not in seen and not seen.add(c.id) and studio.faces.for_card(c)]
+        from .common import ExportItem
+
+        return export_cockatrice(studio, [ExportItem(c, 1, *studio.prepare(c, 0.0)) for c in cards])
+    if target in ("tgc", "mpc"):
+        from ..render.raster import bleed_for, preset
+        from .pod import export_png_preset
+
+        p = preset(f"{target}-poker")
+        bleed = bleed_for(p, studio.faces.rules[0].front.size)[1]
+        return export_png_preset(studio, items_for(studio, deck, bleed=bleed), target)
+    from .pod import export_dtc
+
+    return export_dtc(studio, items_for(studio, deck))
+
+
+def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, deck: Path | None = None,
+               image_base: str = "images") -> tuple[list[Output], list[str]]:
+    result = make_export(ws, game, target, deck, image_base)  # everything in memory first ...
+    folder = out or ws.output_dir(game) / "export" / target
+    outputs = [Output(write_atomic(folder / f.relpath, f.data), f.what) for f in result.files]  # ... then written
+    return outputs, result.notes

@@ -1,0 +1,152 @@
+"""Exports: TTS sheets and saved object, Cockatrice XML against its schema, Draftmancer parsed back, POD canvases."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from cardgen.errors import CardgenError
+from cardgen.export import cockatrice, draftmancer, tts
+from cardgen.export.run import make_export, run_export
+from cardgen.packs.spec import load_format
+from cardgen.workspace import Workspace, load_game
+
+from ..conftest import FIXTURE_WS, REPO
+
+XSD = REPO.parent / "shared" / "external" / "cockatrice" / "cards-v4.xsd"
+
+
+def _fake_pngs(faces, fonts, model, **kw):
+    for _ in faces:
+        buf = io.BytesIO()
+        Image.new("RGB", (20, 28), "#888").save(buf, format="PNG")
+        yield buf.getvalue()
+
+
+def files(result) -> dict[str, bytes | str]:
+    return {f.relpath: f.data for f in result.files}
+
+
+def test_tts_sheets_grid_hidden_slot_and_saved_object(monkeypatch) -> None:
+    monkeypatch.setattr(tts, "PER_SHEET", 2)  # three designs then span two sheets, as 70+ cards would
+    result = make_export(Workspace.find(FIXTURE_WS), "clean", "tts")
+    out = files(result)
+    sheets = sorted(k for k in out if "-sheet-" in k)
+    assert sheets == ["back-sheet-1.png", "back-sheet-2.png"]
+    for name in sheets:
+        with Image.open(io.BytesIO(out[name])) as im:
+            assert im.width <= 4096 and im.width % 10 == 0 and im.height % 7 == 0
+            w, h = im.width // 10, im.height // 7
+            hidden = im.crop((9 * w, 6 * h, 10 * w, 7 * h)).resize((8, 8)).getpixel((4, 4))
+            empty = im.crop((5 * w, 3 * h, 6 * w, 4 * h)).getpixel((w // 2, h // 2))
+            assert hidden != (0, 0, 0) and empty == (0, 0, 0)  # slot 70 holds the back; unused slots are blank
+    saved = json.loads(out["clean.json"])
+    deck = saved["ObjectStates"][0]
+    assert sorted(deck["CustomDeck"]) == ["1", "2"]
+    assert all(v["NumWidth"] == 10 and v["NumHeight"] == 7 and v["FaceURL"] in out and v["BackURL"] in out
+               for v in deck["CustomDeck"].values())
+    assert Counter(deck["DeckIDs"]) == {100: 2, 101: 1, 200: 2}  # the print run: copies by collation
+    names = {c["Nickname"] for c in deck["ContainedObjects"]}
+    assert names == {"Ember Guard", "Firestorm", "Tide Caller"}
+    assert all(str(c["CardID"] // 100) in c["CustomDeck"] for c in deck["ContainedObjects"])
+
+
+@pytest.mark.skipif(not XSD.is_file(), reason="the Cockatrice schema is not beside this checkout")
+@pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
+def test_cockatrice_xml_validates_against_the_schema(monkeypatch, game: str) -> None:
+    import xmlschema
+
+    monkeypatch.setattr(cockatrice, "render_pngs", _fake_pngs)
+    result = make_export(Workspace.find(REPO), game, "cockatrice")
+    out = files(result)
+    xml_name = next(k for k in out if k.endswith(".xml"))
+    schema = xmlschema.XMLSchema(str(XSD))
+    schema.validate(out[xml_name])
+    doc = schema.to_dict(out[xml_name])
+    cards = doc["cards"]["card"]
+    pictures = {k for k in out if k.startswith("pics/CUSTOM/")}
+    assert len(pictures) == len(cards)
+    for card in cards:
+        assert card["set"][0]["@picurl"] in pictures
+    if game == "power-trip":
+        demon = next(c for c in cards if c["name"] == "Hulking Demon")
+        assert demon["set"][0]["@num"] == "D1/40" and demon["set"][0]["@rarity"] == "common"
+        assert any("cannot be a file name" in n for n in result.notes)  # '"Raguel" - ET.0027'
+
+
+def parse_draftmancer(text: str) -> tuple[dict, list[dict], dict[str, tuple[int | None, Counter]]]:
+    sections = re.split(r"^\[(.+?)\]\s*$", text, flags=re.M)[1:]
+    settings, custom, slots = {}, [], {}
+    for header, body in zip(sections[::2], sections[1::2]):
+        if header == "Settings":
+            settings = json.loads(body)
+        elif header == "CustomCards":
+            custom = json.loads(body)
+        else:
+            m = re.match(r"(\w+)(?:\((\d+)\))?$", header)
+            counts = Counter()
+            for line in body.strip().splitlines():
+                n, name = line.split(" ", 1)
+                counts[name] += int(n)
+            slots[m.group(1)] = (int(m.group(2)) if m.group(2) else None, counts)
+    return settings, custom, slots
+
+
+def test_draftmancer_list_parses_back_to_the_model(monkeypatch) -> None:
+    monkeypatch.setattr(draftmancer, "render_pngs", _fake_pngs)
+    ws = Workspace.find(REPO)
+    out = files(make_export(ws, "power-trip", "draftmancer"))
+    settings, custom, slots = parse_draftmancer(out["power-trip.draftmancer.txt"])
+    loaded = load_game(ws, "power-trip")
+    fmt = load_format(loaded.model, loaded.catalog)
+    assert settings["boostersPerPlayer"] == 3 and settings["withReplacement"] is False
+    assert list(slots) == ["MainSlot"] and slots["MainSlot"][0] == 15
+    assert slots["MainSlot"][1] == Counter({c.name: n for c, n in fmt.pool})
+    assert {c["name"] for c in custom} == set(slots["MainSlot"][1])
+    assert all(c["image_uris"]["en"].startswith("images/") and c["image_uris"]["en"][0:] in
+               {f"images/{Path(k).name}" for k in out} for c in custom)
+
+
+def test_draftmancer_slots_and_layouts(monkeypatch) -> None:
+    monkeypatch.setattr(draftmancer, "render_pngs", _fake_pngs)
+    out = files(make_export(Workspace.find(FIXTURE_WS), "clean", "draftmancer"))
+    settings, _, slots = parse_draftmancer(out["clean.draftmancer.txt"])
+    assert settings["layouts"] == {"layout1": {"weight": 1, "slots": {"common": 1, "rare": 1}}}
+    assert slots == {"common": (None, Counter({"Ember Guard": 2, "Tide Caller": 2})),
+                     "rare": (None, Counter({"Firestorm": 1}))}
+
+
+@pytest.mark.parametrize("target,size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_print_on_demand_canvases_and_manifest(target: str, size: tuple[int, int]) -> None:
+    out = files(make_export(Workspace.find(FIXTURE_WS), "clean", target))
+    pngs = [k for k in out if k.endswith(".png")]
+    assert sorted(pngs) == ["backs/back.png", "fronts/ember-guard.png", "fronts/firestorm.png", "fronts/tide-caller.png"]
+    for k in pngs:
+        with Image.open(io.BytesIO(out[k])) as im:
+            assert im.size == size and round(im.info["dpi"][0]) == 300
+    rows = out["manifest.csv"].splitlines()
+    assert rows[0] == "front,back,quantity,name" and "fronts/ember-guard.png,backs/back.png,2,Ember Guard" in rows
+
+
+def test_drivethrucards_pdf_boxes_and_order() -> None:
+    out = files(make_export(Workspace.find(FIXTURE_WS), "clean", "dtc"))
+    reader = PdfReader(io.BytesIO(out["clean-drivethrucards.pdf"]))
+    assert len(reader.pages) == 10  # five cards, each its back then its front
+    for page in reader.pages:
+        assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 198, 270]
+        assert [round(float(v), 2) for v in page.trimbox] == [9, 9, 189, 261]
+        assert [round(float(v), 2) for v in page.bleedbox] == [0, 0, 198, 270]
+    texts = [p.extract_text() for p in reader.pages[:2]]
+    assert "Ember Guard" not in texts[0] and "Ember Guard" in texts[1]
+
+
+def test_unknown_target_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(CardgenError, match="did you mean 'cockatrice'"):
+        run_export(Workspace.find(FIXTURE_WS), "clean", "cockatrise", out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()
