@@ -211,6 +211,14 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         total = sum(o.size for o in pngs.outputs)
         result.outputs.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
                                                   f"({total / 1048576:.1f} MB)"))
+    from .gallery.page import write_gallery
+    from .gallery.report import build_report
+
+    progress("gallery", 0, 1)
+    page = write_gallery(studio, findings, out / "gallery")
+    result.outputs.append(Output(page.path, f"gallery of {page.cards} cards with their findings"))
+    result.outputs.append(Output(build_report(studio, findings, out / "report"), "set report with plots"))
+    progress("gallery", 1, 1)
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.job import run_rulebook
 

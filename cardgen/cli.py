@@ -367,3 +367,42 @@ def deck_check(ctx: click.Context, game: str, file: Path, fmt: str, pool: Path |
         click.echo(f"{parsed.file}: {parsed.format} list, {cards} cards: "
                    + ("not legal" if illegal else "legal") + f" ({c['error']} errors, {c['info']} unverifiable or info)")
     sys.exit(1 if illegal else 0)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: output/GAME/gallery.")
+@click.pass_context
+def gallery(ctx: click.Context, game: str, out: Path | None) -> None:
+    """Write GAME's gallery: every face with its findings, filterable, in a page that opens from disk."""
+    from .gallery.job import build_gallery
+
+    ws = _ws(ctx)
+    result = _run(lambda: build_gallery(ws, game, out))
+    click.echo(f"{ws.shown(result.path)}: {result.cards} cards ({result.rendered} faces rendered)")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Loopback unless you say otherwise.")
+@click.pass_context
+def serve(ctx: click.Context, game: str, port: int, host: str) -> None:
+    """Serve GAME's gallery and rebuild it live whenever a card, model, template or font changes."""
+    from .gallery.serve import serve as run_server
+
+    ws = _ws(ctx)
+    _run(lambda: run_server(ws, game, port, host, log=lambda m: click.echo(m, err=True)))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: output/GAME/report.")
+@click.pass_context
+def report(ctx: click.Context, game: str, out: Path | None) -> None:
+    """Write GAME's set report: cost curves, stats, rarity and kind mix, keywords, open findings."""
+    from .gallery.job import run_report
+
+    ws = _ws(ctx)
+    path = _run(lambda: run_report(ws, game, out))
+    click.echo(f"{ws.shown(path)} (figures beside it as PNG)")

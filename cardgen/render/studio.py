@@ -77,7 +77,8 @@ _ONLY = SandboxedEnvironment()
 _BLANK = Card("back", {}, "", 0, 0)
 
 
-def open_studio(ws: Workspace, game: str, check: CheckResult | None = None) -> Studio:
+def open_studio(ws: Workspace, game: str, check: CheckResult | None = None,
+                prepared: dict[str, PreparedFace] | None = None) -> Studio:
     """Load everything a render needs. A model that cannot be used or a missing template is an error."""
     check = check or check_game(ws, game)
     if check.model is None:
@@ -93,7 +94,10 @@ def open_studio(ws: Workspace, game: str, check: CheckResult | None = None) -> S
     if missing:  # fonts are parsed lazily; only their presence is checked up front
         raise CardgenError(f"font file(s) {', '.join(m + '.ttf' for m in missing)} not in {ws.shown(ws.fonts_dir())} "
                            f"(needed by the templates of '{game}')")
-    return Studio(ws, game, check, faces, fonts, FaceRenderer(ws.root, check.model, fonts), findings)
+    renderer = FaceRenderer(ws.root, check.model, fonts)
+    if prepared is not None:  # faces are keyed by content: a cache may outlive one studio (live rebuilds)
+        renderer._prepared = prepared
+    return Studio(ws, game, check, faces, fonts, renderer, findings)
 
 
 def fit_findings(loaded: LoadedGame) -> list[Finding]:

@@ -1,0 +1,45 @@
+"""The gallery job: load, validate and render a game, then write its gallery page; or an error page."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from ..check import check_game
+from ..errors import CardgenError, sort_findings
+from ..output import write_atomic
+from ..render.face import PreparedFace
+from ..render.studio import open_studio
+from ..workspace import Workspace
+from .page import GalleryResult, write_gallery
+
+
+def build_gallery(ws: Workspace, game: str, out: Path | None = None, live: bool = False, version: str = "",
+                  prepared: dict[str, PreparedFace] | None = None) -> GalleryResult:
+    check = check_game(ws, game)
+    studio = open_studio(ws, game, check, prepared)
+    findings = sort_findings(set(check.findings) | set(studio.face_findings()))
+    return write_gallery(studio, findings, out or ws.output_dir(game) / "gallery", live, version)
+
+
+def write_error_page(out: Path, game: str, error: str, version: str) -> Path:
+    """What the live page shows while the game cannot be built at all (a broken model or template)."""
+    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(game)} — cannot build</title>
+<style>body{{font:15px system-ui,sans-serif;margin:40px;background:#fdecea;color:#7f1d1d}}pre{{white-space:pre-wrap}}</style>
+</head><body><h1>{html.escape(game)} cannot be built right now</h1><pre>{html.escape(error)}</pre>
+<p>Fix the file and save: this page reloads by itself.</p>
+<script>let v={version!r};setInterval(()=>fetch("version.txt?"+Date.now(),{{cache:"no-store"}}).then(r=>r.ok?r.text():v)
+.then(t=>{{if(t.trim()!==v)location.reload()}}).catch(()=>{{}}),300);</script></body></html>"""
+    return write_atomic(out / "index.html", page)
+
+
+def error_text(exc: Exception) -> str:
+    return exc.format() if isinstance(exc, CardgenError) else f"{type(exc).__name__}: {exc}"
+
+
+def run_report(ws: Workspace, game: str, out: Path | None = None) -> Path:
+    from .report import build_report
+
+    check = check_game(ws, game)
+    studio = open_studio(ws, game, check)
+    findings = sort_findings(set(check.findings) | set(studio.face_findings()))
+    return build_report(studio, findings, out or ws.output_dir(game) / "report")

@@ -1,0 +1,101 @@
+"""Turn a Studio and its findings into the gallery: face PNGs (rendered once per face key) and index.html."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ..errors import Finding, Severity, count
+from ..model.cost import parse_cost
+from ..output import write_atomic
+from ..render.raster import render_pngs
+from ..render.studio import Studio
+
+DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
+BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}
+
+
+@dataclass
+class GalleryResult:
+    path: Path
+    cards: int
+    rendered: int  # faces rendered this time (the others were already on disk)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def facet_fields(studio: Studio) -> list[str]:
+    """The fields the page filters on: every enum or list field backed by a vocabulary, in model order."""
+    skip = {"status", "sample"}
+    return [f.name for f in studio.model.fields.values() if f.type in ("enum", "list") and f.vocab and f.name not in skip]
+
+
+def _env(studio: Studio) -> Environment:
+    own = studio.ws.templates_dir(studio.game) / "gallery"
+    shared = studio.ws.root / "templates" / "_shared" / "gallery"
+    bundled = Path(__file__).resolve().parents[2] / "templates" / "_shared" / "gallery"
+    return Environment(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
+                       autoescape=select_autoescape(["html", "j2"]))
+
+
+def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
+                  version: str = "") -> GalleryResult:
+    cards_dir = out / "cards"
+    seen: set[str] = set()
+    entries: list[dict[str, Any]] = []
+    todo = []
+    by_card: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.card:
+            by_card.setdefault(f.card, []).append(f)
+    facets = facet_fields(studio)
+    for card in studio.cards:
+        if card.id in seen:
+            continue
+        seen.add(card.id)
+        image = None
+        if studio.faces.for_card(card) is not None:
+            face = studio.prepare(card, 0.0)[0]
+            image = f"cards/{face.key}.png"
+            if not (out / image).is_file():
+                todo.append((face, out / image))
+        cost = str(card.get("cost") or "")
+        entries.append({
+            "id": card.id, "name": card.name or card.id, "image": image,
+            "where": f"{card.file}:{card.line}",
+            "facets": {k: [str(v) for v in card.values(k)] for k in facets},
+            "cost": parse_cost(cost, studio.model.cost).total if cost else None,
+            "fields": [[k, v if isinstance(v, (str, int, float)) else ", ".join(map(str, v))]
+                       for k, v in card.data.items() if v is not None],
+            "search": " ".join([card.name, card.id] + [str(v) for v in card.data.values()]).lower(),
+            "findings": [_finding(f) for f in by_card.get(card.id, [])],
+        })
+    for (face, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
+        write_atomic(path, png)
+    blocked = [_finding(f) for f in findings if f.code in BLOCKING]
+    others = [_finding(f) for f in findings if not f.card and f.code not in BLOCKING]
+    data = {"game": studio.game, "name": studio.model.name, "cards": entries, "facets": facets,
+            "values": {k: _values(studio, k, entries) for k in facets}, "broken": blocked, "set": others,
+            "counts": count(findings), "live": live, "version": version}
+    html = _env(studio).get_template("index.html.j2").render(data=data, data_json=json.dumps(data, ensure_ascii=False)
+                                                              .replace("</", "<\\/"))
+    path = write_atomic(out / "index.html", html)
+    return GalleryResult(path, len(entries), len(todo), findings)
+
+
+def _values(studio: Studio, field_name: str, entries: list[dict[str, Any]]) -> list[str]:
+    vocab = studio.model.vocab_for(field_name)
+    declared = vocab.names() if vocab else []
+    used = sorted({v for e in entries for v in e["facets"][field_name]} - set(declared))
+    return [v for v in declared if any(v in e["facets"][field_name] for e in entries)] + used
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {"severity": str(f.severity), "code": f.code, "message": f.message + (f" ({f.hint})" if f.hint else ""),
+            "where": f"{f.file}:{f.line}" if f.line else f.file, "card": f.card}
+
+
+def severity_rank(s: str) -> int:
+    return {"error": int(Severity.ERROR), "warning": int(Severity.WARNING)}.get(s, 0)

@@ -1,0 +1,196 @@
+"""Turn a validated game into a set report: an HTML page and PNG figures of its balance and open findings."""
+from __future__ import annotations
+
+import html
+import io
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from ..errors import Finding
+from ..model.cost import parse_cost
+from ..output import write_atomic
+from ..render.studio import Studio
+from ..validate.setwide import assign_groups
+
+SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b7791f", "info": "#2b6cb0"}
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import font_manager
+    import matplotlib.pyplot as plt
+
+    bundled = Path(__file__).resolve().parents[2] / "fonts"
+    for name in ("Lato-Regular", "Lato-Bold"):
+        if (bundled / f"{name}.ttf").is_file():
+            font_manager.fontManager.addfont(str(bundled / f"{name}.ttf"))
+    plt.rcParams.update({"font.family": "Lato", "font.size": 9, "axes.spines.top": False,
+                         "axes.spines.right": False, "svg.hashsalt": "cardgen"})
+    return plt
+
+
+def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def colour_field(studio: Studio) -> str | None:
+    for f in studio.model.fields.values():
+        if f.vocab in ("faction", "alignment") or f.name in ("factions", "faction", "alignment"):
+            return f.name
+    return None
+
+
+def kind_field(studio: Studio) -> str | None:
+    for name in ("kinds", "kind", "category"):
+        if name in studio.model.fields:
+            return name
+    return None
+
+
+def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
+    return "/".join(map(str, card.values(field))) or "none" if field else "all"
+
+
+def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
+    plt = _plt()
+    cards = list({c.id: c for c in studio.cards}.values())
+    cfield, kfield = colour_field(studio), kind_field(studio)
+    colours = {t.name: t.attrs.get("color") for t in (studio.model.vocab_for(cfield).terms if cfield and
+                                                     studio.model.vocab_for(cfield) else [])}
+    figures: list[tuple[str, str, bytes]] = []
+
+    # 1. cost curve per faction
+    curve: dict[str, Counter[int]] = defaultdict(Counter)
+    for c in cards:
+        if c.get("cost"):
+            curve[_label(c, cfield)][parse_cost(str(c.get("cost")), studio.model.cost).total] += 1
+    if curve:
+        fig, ax = plt.subplots(figsize=(7, 3.2))
+        groups = sorted(curve, key=lambda g: (-sum(curve[g].values()), g))[:8]
+        top = max(max(v) for v in curve.values())
+        width = 0.8 / len(groups)
+        for i, g in enumerate(groups):
+            xs = list(range(top + 1))
+            ax.bar([x + i * width - 0.4 + width / 2 for x in xs], [curve[g][x] for x in xs], width,
+                   label=g, color=colours.get(g))
+        ax.set_xlabel("cost (symbols + generic)")
+        ax.set_ylabel("designs")
+        ax.set_xticks(range(top + 1))
+        ax.legend(frameon=False, ncol=4, fontsize=8)
+        ax.set_title("Cost curve by faction")
+        figures.append(("cost-curve", "How many designs cost how much, per faction", _png(fig)))
+
+    # 2. stats against cost
+    stats = [f.name for f in studio.model.fields.values() if f.type in ("integer", "int-or-x")
+             and f.name not in ("sample_copies",)]
+    points = {s: [(parse_cost(str(c.get("cost")), studio.model.cost).total, c.get(s), _label(c, cfield))
+                  for c in cards if c.get("cost") and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)]
+              for s in stats}
+    stats = [s for s in stats if points[s]]
+    if stats:
+        fig, axes = plt.subplots(1, len(stats), figsize=(3.4 * len(stats), 3), squeeze=False)
+        for ax, s in zip(axes[0], stats):
+            for x, y, g in points[s]:
+                ax.scatter(x, y, s=22, alpha=0.7, color=colours.get(g, "#555555"))
+            ax.set_xlabel("cost")
+            ax.set_ylabel(studio.model.fields[s].label or s)
+            ax.set_title(f"{studio.model.fields[s].label or s} against cost")
+        figures.append(("stats", "Stats against cost (one dot per design; colour = faction)", _png(fig)))
+
+    # 3. rarity and kind mix per faction, against the collation
+    groups = assign_groups(studio.check.catalog, studio.model.collation)
+    expected: dict[str, dict[str, int]] = {}
+    actual: dict[str, Counter[str]] = defaultdict(Counter)
+    for g in studio.model.collation:
+        if g.rarities:
+            expected[g.name] = {r: (n.designs or 0) for r, n in g.rarities.items()}
+    for c in studio.check.catalog:
+        g = groups[c.order]
+        if g is not None and g.name in expected:
+            actual[g.name][str(c.get("rarity") or "no rarity").lower()] += 1
+    if expected:
+        fig, ax = plt.subplots(figsize=(7, 3.2))
+        names = list(expected)
+        rarities = sorted({r for e in expected.values() for r in e} | {r for a in actual.values() for r in a})
+        width = 0.8 / len(rarities)
+        for i, r in enumerate(rarities):
+            xs = [n + i * width - 0.4 + width / 2 for n in range(len(names))]
+            ax.bar(xs, [actual[g][r] for g in names], width, label=f"{r} (transcribed)")
+            ax.scatter(xs, [expected[g].get(r, 0) for g in names], marker="_", s=300, color="black", zorder=3)
+        ax.set_xticks(range(len(names)), names)
+        ax.set_ylabel("designs")
+        ax.set_title("Designs per rarity against the collation (black bars: expected)")
+        ax.legend(frameon=False, fontsize=8)
+        figures.append(("rarity", "Rarity mix per collation group, against what the collation expects", _png(fig)))
+    if kfield and cfield:
+        mix: dict[str, Counter[str]] = defaultdict(Counter)
+        for c in cards:
+            for k in c.values(kfield) or ["none"]:
+                term = studio.model.term(kfield, str(k))
+                mix[_label(c, cfield)][term.name if term else str(k)] += 1
+        fig, ax = plt.subplots(figsize=(7, 3.2))
+        names = sorted(mix, key=lambda g: -sum(mix[g].values()))[:10]
+        kinds = sorted({k for m in mix.values() for k in m})
+        bottom = [0] * len(names)
+        for k in kinds:
+            vals = [mix[g][k] for g in names]
+            ax.bar(names, vals, bottom=bottom, label=k)
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        ax.tick_params(axis="x", rotation=30)
+        ax.set_ylabel("designs")
+        ax.set_title("Kinds per faction (aliases counted as their kind)")
+        ax.legend(frameon=False, fontsize=7, ncol=2)
+        figures.append(("kinds", "Kinds per faction", _png(fig)))
+
+    # 4. keyword usage
+    words = Counter()
+    texts = [str(c.get(f) or "").lower() for c in cards for f in studio.model.text_fields]
+    for kw in studio.model.keywords:
+        words[kw.name] = sum(1 for t in texts if kw.name.lower() in t)
+    if words:
+        fig, ax = plt.subplots(figsize=(7, 0.25 * len(words) + 1))
+        items = sorted(words.items(), key=lambda kv: kv[1])
+        ax.barh([k for k, _ in items], [v for _, v in items], color="#6b3fa0")
+        ax.set_xlabel("cards whose text uses it")
+        ax.set_title("Glossary keywords in use")
+        figures.append(("keywords", "How many cards use each glossary keyword", _png(fig)))
+
+    # 5. open findings by category
+    by_code = Counter((str(f.severity), f.code) for f in findings)
+    if by_code:
+        fig, ax = plt.subplots(figsize=(7, 0.25 * len(by_code) + 1))
+        items = sorted(by_code.items(), key=lambda kv: kv[1])
+        ax.barh([c for (_, c), _ in items], [v for _, v in items], color=[SEVERITY_COLOURS[s] for (s, _), _ in items])
+        ax.set_xlabel("findings")
+        ax.set_title("Open findings by category (red: errors, amber: warnings, blue: info)")
+        figures.append(("findings", "Open findings by category", _png(fig)))
+
+    for name, _, png in figures:
+        write_atomic(out / f"{name}.png", png)
+    page = _page(studio, figures, by_code, findings)
+    return write_atomic(out / "index.html", page)
+
+
+def _page(studio: Studio, figures: list[tuple[str, str, bytes]], by_code: Counter[Any], findings: list[Finding]) -> str:
+    rows = "".join(f"<tr><td class='{s}'>{s}</td><td><code>{html.escape(c)}</code></td><td>{n}</td>"
+                   f"<td>{html.escape(next(f.message for f in findings if f.code == c))}</td></tr>"
+                   for (s, c), n in sorted(by_code.items(), key=lambda kv: (-["info", "warning", "error"].index(kv[0][0]), kv[0][1])))
+    figs = "".join(f"<figure><img src='{n}.png' alt='{html.escape(t)}'><figcaption>{html.escape(t)}</figcaption></figure>"
+                   for n, t, _ in figures)
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(studio.model.name)} — set report</title>
+<style>body{{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1f1b16;background:#faf7f0}}
+figure{{margin:18px 0}}img{{max-width:100%}}figcaption{{color:#6b5f50;font-size:13px}}table{{border-collapse:collapse;width:100%}}
+td{{border-bottom:1px solid #e6dcc8;padding:3px 8px;vertical-align:top}}.error{{color:#c62828}}.warning{{color:#b7791f}}
+.info{{color:#2b6cb0}}</style></head><body><h1>{html.escape(studio.model.name)}: set report</h1>
+<p>{len(studio.cards)} cards. Made by <code>cardgen report {html.escape(studio.game)}</code> from the same data as the sheets.</p>
+{figs}<h2>Open findings by category</h2><table><tr><th>severity</th><th>code</th><th>count</th><th>for example</th></tr>{rows}</table>
+</body></html>
+"""

@@ -1,0 +1,108 @@
+"""Serve a game's gallery on 127.0.0.1 and rebuild it whenever a card, model, template or font file changes."""
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+
+from ..errors import CardgenError
+from ..output import write_atomic
+from ..render.face import PreparedFace
+from ..workspace import Workspace
+from .job import build_gallery, error_text, write_error_page
+
+
+class LiveGallery:
+    """Rebuilds the gallery on demand; prepared faces and rendered PNGs carry over between rebuilds."""
+
+    def __init__(self, ws: Workspace, game: str, out: Path, log: Callable[[str], None] = print) -> None:
+        self.ws, self.game, self.out, self.log = ws, game, out, log
+        self.prepared: dict[str, PreparedFace] = {}
+        self.generation = 0
+        self.lock = threading.Lock()
+
+    def watched(self) -> list[Path]:
+        r = self.ws.root
+        return [self.ws.cards_dir(self.game), r / "rules" / self.game, self.ws.templates_dir(self.game),
+                r / "templates" / "_shared", self.ws.fonts_dir()]
+
+    def snapshot(self) -> dict[str, tuple[float, int]]:
+        state: dict[str, tuple[float, int]] = {}
+        for folder in self.watched():
+            for dirpath, _, files in os.walk(folder):
+                for name in files:
+                    path = os.path.join(dirpath, name)
+                    try:
+                        st = os.stat(path)
+                    except OSError:  # deleted while we looked
+                        continue
+                    state[path] = (st.st_mtime, st.st_size)
+        return state
+
+    def rebuild(self) -> None:
+        with self.lock:
+            self.generation += 1
+            version = f"{self.generation}-{time.monotonic_ns()}"
+            started = time.perf_counter()
+            try:
+                result = build_gallery(self.ws, self.game, self.out, live=True, version=version,
+                                       prepared=self.prepared)
+                self.log(f"rebuilt {result.cards} cards ({result.rendered} faces rendered) in "
+                         f"{time.perf_counter() - started:.2f} s")
+            except Exception as exc:  # the server never dies on bad input: the page shows the problem
+                write_error_page(self.out, self.game, error_text(exc), version)
+                self.log(f"cannot build: {error_text(exc)}")
+            write_atomic(self.out / "version.txt", version)
+
+    def watch(self, stop: threading.Event, interval: float = 0.2) -> None:
+        last = self.snapshot()
+        while not stop.wait(interval):
+            now = self.snapshot()
+            if now != last:
+                last = now
+                self.rebuild()
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # quiet: the rebuild log is what matters
+        pass
+
+
+def open_server(out: Path, host: str, port: int) -> ThreadingHTTPServer:
+    handler = functools.partial(_Handler, directory=str(out))
+    try:
+        return ThreadingHTTPServer((host, port), handler)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CardgenError(f"port {port} is already in use; try --port {port + 1}") from None
+        raise CardgenError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def serve(ws: Workspace, game: str, port: int = 8000, host: str = "127.0.0.1",
+          log: Callable[[str], None] = print, stop: threading.Event | None = None) -> None:
+    ws.check_game(game)
+    out = ws.output_dir(game) / "gallery"
+    server = open_server(out, host, port)  # fail fast on a busy port, before building anything
+    live = LiveGallery(ws, game, out, log)
+    live.rebuild()
+    stop = stop or threading.Event()
+    watcher = threading.Thread(target=live.watch, args=(stop,), daemon=True)
+    watcher.start()
+    threading.Thread(target=lambda: (stop.wait(), server.shutdown()), daemon=True).start()
+    log(f"serving {ws.shown(out)} on http://{host}:{port}/ — edit the game's files and the page follows; Ctrl-C stops")
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        server.server_close()

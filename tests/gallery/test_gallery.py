@@ -1,0 +1,90 @@
+"""Gallery, report and live server as data: pages, faces rendered once, error pages, busy ports."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.gallery.job import build_gallery, run_report
+from cardgen.gallery.serve import LiveGallery, open_server
+from cardgen.workspace import Workspace
+
+
+def page_data(path) -> dict:
+    text = path.read_text()
+    return json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', text, re.S).group(1)
+                      .replace("<\\/", "</"))
+
+
+def test_gallery_page_faces_and_incremental_rendering(scratch_ws: Workspace) -> None:
+    first = build_gallery(scratch_ws, "clean")
+    assert first.cards == 3 and first.rendered == 3
+    data = page_data(first.path)
+    assert data["facets"] == ["faction", "kind", "rarity"] and data["values"]["faction"] == ["Red", "Blue"]
+    firestorm = next(c for c in data["cards"] if c["id"] == "firestorm")
+    assert firestorm["where"] == "cards/clean/cards.yaml:11" and firestorm["cost"] == 3
+    assert (first.path.parent / firestorm["image"]).is_file()
+    assert "http" not in first.path.read_text().split("<script")[0]  # no external requests
+    again = build_gallery(scratch_ws, "clean")
+    assert again.rendered == 0  # unchanged faces are not drawn again
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    assert build_gallery(scratch_ws, "clean").rendered == 1  # only the edited card
+
+
+def test_broken_game_shows_findings_and_unreadable_files(fixture_ws: Workspace, tmp_path) -> None:
+    result = build_gallery(fixture_ws, "broken", out=tmp_path / "g")
+    data = page_data(result.path)
+    typo = next(c for c in data["cards"] if c["id"] == "typo-faction")
+    assert any(f["code"] == "unknown-value" and f["where"] == "cards/broken/cards.yaml:18" for f in typo["findings"])
+    assert {b["where"].split(":")[0] for b in data["broken"]} >= {"cards/broken/syntax.yaml", "cards/broken/latin1.yaml"}
+
+
+def test_report_has_its_figures(tmp_path) -> None:
+    from ..conftest import REPO
+
+    path = run_report(Workspace.find(REPO), "power-trip", tmp_path)
+    html = path.read_text()
+    for name in ("cost-curve", "stats", "rarity", "kinds", "keywords", "findings"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 1000 and f"{name}.png" in html
+    assert "number-prefix-case" in html
+
+
+def test_live_gallery_survives_a_broken_model(scratch_ws: Workspace) -> None:
+    out = scratch_ws.output_dir("clean") / "gallery"
+    logs: list[str] = []
+    live = LiveGallery(scratch_ws, "clean", out, logs.append)
+    live.rebuild()
+    model = scratch_ws.model_path("clean")
+    good = model.read_text()
+    model.write_text("game: [broken\n")
+    live.rebuild()
+    assert "cannot be built right now" in (out / "index.html").read_text() and "cannot build" in logs[-1]
+    model.write_text(good)
+    live.rebuild()
+    assert "Ember Guard" in (out / "index.html").read_text()
+    assert (out / "version.txt").read_text().startswith("3-")
+
+
+def test_busy_port_is_a_clear_error(tmp_path) -> None:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    port = sock.getsockname()[1]
+    try:
+        with pytest.raises(CardgenError, match=f"port {port} is already in use; try --port {port + 1}"):
+            open_server(tmp_path, "127.0.0.1", port)
+    finally:
+        sock.close()
+
+
+def test_watcher_sees_changes(scratch_ws: Workspace) -> None:
+    live = LiveGallery(scratch_ws, "clean", scratch_ws.output_dir("clean") / "gallery", lambda m: None)
+    before = live.snapshot()
+    (scratch_ws.cards_dir("clean") / "more.yaml").write_text("- name: X\n")
+    assert live.snapshot() != before
+    assert threading.active_count() >= 1
