@@ -13,7 +13,7 @@ from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
 from .render.raster import Preset, bleed_for, preset, render_pngs
 from .render.sheets import SheetSpec, plan_sheets
-from .render.studio import Studio, open_studio
+from .render.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from .units import PAPERS, UnitError, length, size
 from .workspace import Workspace
 
@@ -132,7 +132,7 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
 
 def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = _quiet) -> JobResult:
     # gather everything first ...
-    studio = open_studio(ws, game)
+    studio = with_disk_cache(open_studio(ws, game))
     chosen, findings = choose_cards(studio, opts)
     pdf, _, described = sheet_bytes(studio, opts, chosen, progress=progress)
     # ... then write
@@ -142,6 +142,7 @@ def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress 
     path = opts.out or ws.output_dir(game) / name
     write_atomic(path, pdf)
     result = JobResult([Output(path, described)], studio.face_findings() + findings)
+    save_disk_cache(studio)
     return result
 
 
@@ -196,7 +197,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     from .check import summary_line
 
     # 1. gather all data from all files and check it; nothing is written before this succeeds
-    studio = open_studio(ws, game)
+    studio = with_disk_cache(open_studio(ws, game))
     findings = studio.all_findings()
     chosen, _ = choose_cards(studio, SheetOptions(paper=opts.paper))
     sheets_pdf, _, described = sheet_bytes(studio, SheetOptions(paper=opts.paper), chosen, progress=progress)
@@ -232,4 +233,5 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
 
         outputs, _ = run_export(ws, game, target)
         result.outputs.append(Output(ws.output_dir(game) / "export" / target, f"{len(outputs)} files for {target}"))
+    save_disk_cache(studio)
     return result

@@ -52,14 +52,26 @@ class FaceRenderer:
         self.rules = rt.RichRules.from_model(model)
         self._measurers: dict[rt.Family, rt.Measurer] = {}
         self._prepared: dict[str, PreparedFace] = {}
+        self._font_prints: dict[str, str] = {}
+        self.store = None  # an optional FaceCache on disk (render.facecache)
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
         if family not in self._measurers:
             self._measurers[family] = rt.Measurer(self.fonts, family)
         return self._measurers[family]
 
+    def fonts_print(self, template: Template) -> str:
+        """The template's font files as they are now (a replaced font changes every layout)."""
+        if template.file not in self._font_prints:
+            stems = sorted({stem for family in template.fonts.values() for stem in family.values()})
+            self._font_prints[template.file] = "|".join(
+                f"{s}:{st.st_size}:{st.st_mtime_ns}" for s in stems
+                for st in [self.fonts._path(s).stat()] if self.fonts.exists(s))
+        return self._font_prints[template.file]
+
     def key(self, card: Card | None, template: Template, bleed: float) -> str:
         h = hashlib.sha1(template.digest.encode())
+        h.update(self.fonts_print(template).encode())
         h.update(repr(sorted((card.data if card else {}).items(), key=lambda kv: kv[0])).encode())
         h.update(f"{bleed:.4f}|{self.model.digest}".encode())
         return h.hexdigest()[:20]
@@ -69,6 +81,11 @@ class FaceRenderer:
         key = self.key(card, template, bleed)
         if key in self._prepared:
             return self._prepared[key]
+        if self.store is not None:
+            cached = self.store.get(key, template)
+            if cached is not None:
+                self._prepared[key] = cached
+                return cached
         w, h = template.size
         face = PreparedFace(key, template, w, h, bleed)
         ctx = context(card, self.model, template)
@@ -84,6 +101,8 @@ class FaceRenderer:
                                              "template-error", card.id,
                                              f"element '{element.id or element.type}' failed: {exc}"))
         self._prepared[key] = face
+        if self.store is not None:
+            self.store.put(face)
         return face
 
     def _box(self, element: Element, props: dict[str, Any], face: PreparedFace) -> tuple[float, float, float, float]:

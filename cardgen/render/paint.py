@@ -110,7 +110,6 @@ def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:
 def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
     assert op.fit is not None and op.family is not None
     lay, family = op.fit.layout, op.family
-    m = rt.Measurer(fonts, family)
     size, line_h = lay.size, lay.size * lay.leading
     x0, top, w, h = op.box
     valign = op.props.get("valign") or "top"
@@ -121,7 +120,7 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
     ink = colour(op.props.get("color"), "#000000")
     alpha = op.props.get("opacity")
     align = op.props.get("align") or "left"
-    space = m.space(size)
+    space = fonts.width(family.regular, " ", size)
     icon_font = _icon_font(face, family)
     cap = fonts.cap_height(family.regular, size)
     baseline = top + size * BASELINE
@@ -142,9 +141,8 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                        face.bleed + x0 + w * 0.8, _y(face, rule_y + size * 0.4))
         x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
         y_pdf = _y(face, baseline)
-        for word in line.words:
-            for atom in word:
-                aw = m.atom(atom, size)
+        for word, widths in zip(line.words, line.advances):
+            for atom, aw in zip(word, widths):
                 if atom.icon:
                     icons.append((atom.text, face.bleed + x + size * 0.04 + size * rt.ICON_SCALE / 2, y_pdf + cap / 2))
                 else:

@@ -115,6 +115,7 @@ class Line:
     words: list[Word]
     width: float
     paragraph_start: bool = False
+    advances: list[tuple[float, ...]] = field(default_factory=list)  # each word's atom widths, for painting
 
 
 @dataclass
@@ -168,19 +169,22 @@ def layout(blocks: list[list[Paragraph]], m: Measurer, size: float, leading: flo
             if lines and p > 0:
                 height += size * PARA_GAP
             current: list[Word] = []
+            advances: list[tuple[float, ...]] = []
             cur_w = 0.0
             start = True
             for word in words:
-                w = m.word(word, size)
+                widths = tuple(m.atom(a, size) for a in word)
+                w = sum(widths)
                 add = w if not current else cur_w + space + w
                 if current and add > width:
-                    lines.append(Line(current, cur_w, start))
+                    lines.append(Line(current, cur_w, start, advances))
                     widest, height, start = max(widest, cur_w), height + line_h, False
-                    current, cur_w = [word], w
+                    current, cur_w, advances = [word], w, [widths]
                 else:
                     current.append(word)
+                    advances.append(widths)
                     cur_w = add
-            lines.append(Line(current, cur_w, start))
+            lines.append(Line(current, cur_w, start, advances))
             widest, height = max(widest, cur_w), height + line_h
     # the last line needs only its ascent-to-descent, not a full leading
     if lines:

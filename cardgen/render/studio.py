@@ -100,6 +100,19 @@ def open_studio(ws: Workspace, game: str, check: CheckResult | None = None,
     return Studio(ws, game, check, faces, fonts, renderer, findings)
 
 
+def with_disk_cache(studio: Studio) -> Studio:
+    """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see render.facecache)."""
+    from .facecache import FaceCache
+
+    studio.renderer.store = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
+    return studio
+
+
+def save_disk_cache(studio: Studio) -> None:
+    if studio.renderer.store is not None:
+        studio.renderer.store.save()
+
+
 def fit_findings(loaded: LoadedGame) -> list[Finding]:
     """Findings only the renderer can see (text that overflows, missing glyphs, art, template errors)."""
     if loaded.model is None:

@@ -60,3 +60,25 @@ def test_context_resolves_vocabulary_attributes(fixture_ws: Workspace) -> None:
     ctx = context(loaded.catalog.find("Tide Caller"), loaded.model, template)
     assert ctx["attr"]("faction", "color") == "#33a"
     assert ctx["card"].text == "" and ctx["card"].power == 1
+
+
+def test_missing_or_outside_art_is_a_warning_and_a_placeholder(scratch_ws: Workspace) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (40, 30), "#3366aa").save(scratch_ws.root / "cards" / "clean" / "ok.png")
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    text = cards.read_text()
+    text = text.replace("- name: Ember Guard\n", "- name: Ember Guard\n  art: cards/clean/missing.png\n")
+    text = text.replace("- name: Firestorm\n", "- name: Firestorm\n  art: ../../../etc/passwd\n")
+    text = text.replace("- name: Tide Caller\n", "- name: Tide Caller\n  art: cards/clean/ok.png\n")
+    cards.write_text(text)
+    studio = open_studio(scratch_ws, "clean")
+    got = {}
+    for card in studio.cards:
+        face, _ = studio.prepare(card)
+        got[card.id] = ([(f.code, f.line, f.message) for f in face.findings],
+                        next(op.props for op in face.ops if op.type == "image"))
+    assert got["ember-guard"][0] == [("image-missing", 2, "image 'cards/clean/missing.png' does not exist")]
+    assert "missing" in got["ember-guard"][1]  # drawn as a visible placeholder
+    assert got["firestorm"][0][0][0] == "image-missing" and "outside the workspace" in got["firestorm"][0][0][2]
+    assert got["tide-caller"][0] == [] and got["tide-caller"][1]["path"].endswith("ok.png")
