@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from .errors import Finding, Severity
 from .model.card import Card, Catalog, slug
@@ -15,11 +16,15 @@ def card_files(cards_dir: Path) -> list[Path]:
     return sorted(files, key=lambda p: p.relative_to(cards_dir).as_posix())
 
 
-def read_cards(game: str, cards_dir: Path, root: Path) -> tuple[Catalog, list[Finding]]:
+def read_cards(game: str, cards_dir: Path, root: Path,
+               progress: Callable[[str, int, int], None] | None = None) -> tuple[Catalog, list[Finding]]:
     """Every card of every file, in file order. Bad files and entries become findings; nothing raises."""
     catalog = Catalog(game)
     findings: list[Finding] = []
-    for path in card_files(cards_dir):
+    files = card_files(cards_dir)
+    for done, path in enumerate(files, 1):
+        if progress is not None:
+            progress("cards", done, len(files))
         shown = _shown(path, root)
         catalog.files.append(shown)
         doc = load_yaml(path, shown)

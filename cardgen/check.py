@@ -36,10 +36,11 @@ class CheckResult:
         return any(f.severity >= worst for f in self.findings)
 
 
-def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Finding]] | None = None) -> CheckResult:
+def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Finding]] | None = None,
+               progress: Callable[[str, int, int], None] | None = None) -> CheckResult:
     """Load and validate one game. `extra` adds findings from later stages (e.g. text fitting)."""
     with _no_cyclic_gc():
-        loaded = load_game(ws, game)
+        loaded = load_game(ws, game, progress)
         findings = list(loaded.findings)
         if loaded.model is not None:
             findings += validate(loaded.model, loaded.catalog, ws.root)

@@ -86,7 +86,7 @@ def validate(ctx: click.Context, game: str, fmt: str, strict: bool) -> None:
     from .render.studio import fit_findings
 
     ws = _ws(ctx)
-    result = _run(lambda: check_game(ws, game, extra=fit_findings))
+    result = _run(lambda: check_game(ws, game, extra=fit_findings, progress=_progress()))
     if fmt == "json":
         click.echo(findings_json(game, result.findings), nl=False)
     elif fmt == "summary":

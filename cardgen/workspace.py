@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .cards import read_cards
 from .errors import CardgenError, Finding, did_you_mean
@@ -75,8 +76,8 @@ class LoadedGame:
     findings: list[Finding] = field(default_factory=list)
 
 
-def load_game(ws: Workspace, game: str) -> LoadedGame:
+def load_game(ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None) -> LoadedGame:
     ws.check_game(game)
     model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
-    catalog, card_findings = read_cards(game, ws.cards_dir(game), ws.root)
+    catalog, card_findings = read_cards(game, ws.cards_dir(game), ws.root, progress)
     return LoadedGame(ws, game, model, catalog, findings + card_findings)

@@ -10,7 +10,7 @@ from cardgen.workspace import Workspace
 def test_clean_model_loads(fixture_ws: Workspace) -> None:
     model, findings = load_model(fixture_ws.model_path("clean"), "game.yaml", "clean")
     assert findings == [] and model is not None
-    assert list(model.fields) == ["name", "cost", "faction", "kind", "text", "power", "rarity", "number"]
+    assert list(model.fields) == ["name", "cost", "faction", "kind", "text", "power", "rarity", "number", "art"]
     assert model.vocabularies["kind"].lookup("sorcery")[1] == "alias"
     assert [s.letter for s in model.cost.symbols] == ["R", "U"]
     assert model.collation[0].rarities["common"].copies == 2
