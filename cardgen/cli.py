@@ -222,7 +222,6 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
         from .export.run import run_export
 
         outputs, notes = _run(lambda: run_export(ws, game, target, out, deck, image_base))
-        folder = outputs[0].path.parent if outputs else out
         click.echo(f"{len(outputs)} files for {target} in {ws.shown(out or ws.output_dir(game) / 'export' / target)}")
         for note in notes:
             click.echo(f"  {note}", err=True)

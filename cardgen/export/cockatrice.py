@@ -66,7 +66,6 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
             + ("      <token>1</token>\n" if token else "")
             + f"      <tablerow>{row}</tablerow>\n"
             "    </card>\n")
-        item.front.findings  # noqa: B018  (faces already prepared; pictures rendered below)
     xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_carddatabase version="4">\n'
            f"  <info>\n    <author>cardgen</author>\n    <sourceVersion>{escape(studio.model.version)}</sourceVersion>\n"
            "  </info>\n  <sets>\n    <set>\n"

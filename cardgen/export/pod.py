@@ -6,7 +6,7 @@ import csv
 import io
 
 from ..render.pdfsheets import define_forms, new_canvas
-from ..render.raster import bleed_for, preset, render_pngs
+from ..render.raster import preset, render_pngs
 from ..render.studio import Studio
 from ..units import length
 from .common import ExportFile, ExportItem, ExportResult

@@ -25,7 +25,7 @@ def export_tts(studio: Studio, items: list[ExportItem]) -> ExportResult:
     for item in items:  # one deck object per back: e.g. a main deck and a resource deck
         groups.setdefault(item.back.key if item.back else "", []).append(item)
     objects = []
-    for g, (back_key, group) in enumerate(groups.items()):
+    for g, group in enumerate(groups.values()):
         back_face = group[0].back
         label = back_face.template.name if back_face else "deck"
         faces = [it.front for it in group]

@@ -8,7 +8,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..errors import Finding, Severity, count
+from ..errors import Finding, count
 from ..model.cost import parse_cost
 from ..output import write_atomic
 from ..render.raster import render_pngs
@@ -42,7 +42,6 @@ def _env(studio: Studio) -> Environment:
 
 def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
                   version: str = "") -> GalleryResult:
-    cards_dir = out / "cards"
     seen: set[str] = set()
     entries: list[dict[str, Any]] = []
     todo = []
@@ -72,7 +71,7 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
             "search": " ".join([card.name, card.id] + [str(v) for v in card.data.values()]).lower(),
             "findings": [_finding(f) for f in by_card.get(card.id, [])],
         })
-    for (face, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
+    for (_, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
         write_atomic(path, png)
     blocked = [_finding(f) for f in findings if f.code in BLOCKING]
     others = [_finding(f) for f in findings if not f.card and f.code not in BLOCKING]
@@ -96,6 +95,3 @@ def _finding(f: Finding) -> dict[str, Any]:
     return {"severity": str(f.severity), "code": f.code, "message": f.message + (f" ({f.hint})" if f.hint else ""),
             "where": f"{f.file}:{f.line}" if f.line else f.file, "card": f.card}
 
-
-def severity_rank(s: str) -> int:
-    return {"error": int(Severity.ERROR), "warning": int(Severity.WARNING)}.get(s, 0)

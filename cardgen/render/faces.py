@@ -66,7 +66,7 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
     else:
         findings.append(Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-missing", None,
                                 f"no templates for {game}: expected {ws.shown(manifest)} or front.yaml",
-                                f"cardgen new can scaffold one"))
+                                "cardgen new can scaffold one"))
         return faces, findings
 
     def get(name: str, loc: tuple[int, int]) -> Template | None:

@@ -61,6 +61,10 @@ def _tokenizer(letters: tuple[str, ...], bare: bool, keywords: tuple[str, ...]) 
     return re.compile("|".join(parts))
 
 
+def _style(base: int, bold: bool, depth: int, extra: int = 0) -> int:
+    return base | (BOLD if bold else 0) | (ITALIC if depth else 0) | extra
+
+
 def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
     """Card text -> paragraphs of words; a word is a tuple of atoms glued together (e.g. '[B][B]:')."""
     pattern = _tokenizer(rules.letters, rules.bare, rules.keywords)
@@ -70,9 +74,6 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
         bold, depth = False, 0
         words: Paragraph = []
         current: list[Atom] = []
-
-        def style(extra: int = 0) -> int:
-            return base_style | (BOLD if bold else 0) | (ITALIC if depth else 0) | extra
 
         for m in pattern.finditer(line):
             kind = m.lastgroup
@@ -84,24 +85,24 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
                 bold = not bold
             elif kind == "open":
                 depth += 1
-                current.append(Atom("(", style()))
+                current.append(Atom("(", _style(base_style, bold, depth)))
             elif kind == "close":
-                current.append(Atom(")", style()))
+                current.append(Atom(")", _style(base_style, bold, depth)))
                 depth = max(0, depth - 1)
             elif kind in ("sq", "br"):
                 letter = m.group(kind)
                 if letter.upper() in letters:
-                    current.append(Atom(letter.upper(), style(), icon=True))
+                    current.append(Atom(letter.upper(), _style(base_style, bold, depth), icon=True))
                 elif kind == "br" and letter.isdigit():
-                    current.append(Atom(letter, style(), icon=True))
+                    current.append(Atom(letter, _style(base_style, bold, depth), icon=True))
                 else:
-                    current.append(Atom(m.group(0), style()))
+                    current.append(Atom(m.group(0), _style(base_style, bold, depth)))
             elif kind == "bare":
-                current.extend(Atom(ch, style(), icon=True) for ch in m.group(kind))
+                current.extend(Atom(ch, _style(base_style, bold, depth), icon=True) for ch in m.group(kind))
             elif kind == "kw":
-                current.append(Atom(m.group(kind), style(BOLD)))
+                current.append(Atom(m.group(kind), _style(base_style, bold, depth, BOLD)))
             else:
-                current.append(Atom(m.group(0), style()))
+                current.append(Atom(m.group(0), _style(base_style, bold, depth)))
         if current:
             words.append(tuple(current))
         paragraphs.append(words)

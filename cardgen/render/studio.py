@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from jinja2 import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
@@ -127,6 +127,3 @@ def fit_findings(loaded: LoadedGame) -> list[Finding]:
                         "template-unusable", None, exc.message)]
     return studio.face_findings()
 
-
-def keys_of(faces: dict[str, Any]) -> list[str]:
-    return sorted(faces)

@@ -13,7 +13,6 @@ from markupsafe import Markup
 from ..errors import CardgenError, Finding
 from ..model.card import slug
 from ..render.studio import open_studio
-from ..units import PAPERS
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from markupsafe import Markup
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
@@ -74,11 +73,14 @@ class BookContent:
         for offset, line in enumerate(lines):
             lineno = chapter.first_line + offset
 
-            def one(m: re.Match[str]) -> str:
+            def one(m: re.Match[str], lineno: int = lineno) -> str:
                 return self._directive(m.group(1), m.group(2), chapter.file, lineno)
 
+            def image(m: re.Match[str], lineno: int = lineno) -> str:
+                return self._image(m, chapter, lineno)
+
             line = DIRECTIVE.sub(one, line)
-            line = IMAGE.sub(lambda m: self._image(m, chapter, lineno), line)
+            line = IMAGE.sub(image, line)
             out.append(self.symbols(line) if not line.startswith("    ") else line)
         return "\n".join(out)
 
@@ -229,6 +231,3 @@ def directive_cards(content: BookContent, chapters: list[Chapter]) -> list[Card]
 def _labelled(face) -> list[str]:  # type: ignore[no-untyped-def]
     return [op.props["_id"] for op in face.ops if op.type in ("text", "icons", "badge") and op.props.get("_id")]
 
-
-def mark_safe(text: str) -> Markup:
-    return Markup(text)
