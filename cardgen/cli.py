@@ -405,3 +405,22 @@ def report(ctx: click.Context, game: str, out: Path | None) -> None:
     ws = _ws(ctx)
     path = _run(lambda: run_report(ws, game, out))
     click.echo(f"{ws.shown(path)} (figures beside it as PNG)")
+
+
+def run() -> None:
+    """The console entry point: `--root DIR` may stand anywhere on the line, as users write it."""
+    args = sys.argv[1:]
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--root" and i + 1 < len(args):
+            moved += args[i:i + 2]
+            i += 2
+            continue
+        if args[i].startswith("--root="):
+            moved.append(args[i])
+        else:
+            rest.append(args[i])
+        i += 1
+    main(args=moved + rest, prog_name="cardgen")

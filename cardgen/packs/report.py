@@ -88,6 +88,9 @@ def stats_text(s: Stats, catalog: Catalog, limit: int = 15) -> str:
     for sh in s.sheets:
         verdict = "consistent with the exact expectation" if sh.p >= 0.001 else "DEVIATES (p < 0.001)"
         lines.append(f"{sh.sheet:<16}{sh.cards:>7}{sh.chi2:>13.1f}{sh.dof:>6}{sh.p:>10.4f}  {verdict}")
+    if s.mode == "exhaust":
+        lines.append("(exhaust deals a fixed print run, so counts vary less than independent draws would: "
+                     "p-values near 1 are expected)")
     rows = sorted(s.expected, key=lambda i: abs(s.observed.get(i, 0) - s.expected[i]) / max(s.expected[i], 1e-9) ** 0.5,
                   reverse=True)
     lines += ["", f"largest deviations (of {len(rows)} cards):",

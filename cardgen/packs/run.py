@@ -66,7 +66,14 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
         else:
             stats = exhaust_stats(fmt, game, opts.players, opts.stats, seed, by_id=result.catalog.by_id())
             text = report.stats_text(stats, result.catalog)
-        return JobOutput(text, notes, [])
+        outputs = []
+        if opts.out is not None:
+            from .plot import stats_png
+
+            png = stats_png(stats)
+            outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.txt", text), "statistics as text"))
+            outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.png", png), "statistics as a picture"))
+        return JobOutput(text, notes, outputs)
     d = deal(fmt, game, opts.players, seed, opts.print_runs, opts.packs_per_player)
     texts = {"text": report.deal_text(d, result.catalog), "json": report.deal_json(d),
              "csv": report.deal_csv(d, result.catalog)}

@@ -115,7 +115,7 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
                 dup += 1
             if by_id is not None:
                 mix = stats.by_round.setdefault(pack.round, Counter())
-                mix.update(str(by_id[c].get(rarity_field) or "none") for c in pack.cards)
+                mix.update(str(by_id[c].get(rarity_field) or "no rarity") for c in pack.cards)
     stats.expected = {c.id: copies * share * pods for c, copies in fmt.pool}
     stats.duplicate_rate = dup / max(1, stats.packs)
     ids = list(stats.expected)

@@ -155,3 +155,11 @@ def test_sampler_layout_reshuffles_keep_marginals() -> None:
     sampler = SlotSampler(fmt, random.Random(1))
     first = [sampler.pack() for _ in range(200)]
     assert all(len(set(p)) == 10 for p in first)
+
+
+def test_stats_write_a_table_and_a_picture(tmp_path) -> None:
+    result = CliRunner().invoke(main, ["--root", str(FIXTURE_WS), "packs", "clean", "--pack-format", "booster",
+                                       "--seed", "3", "--stats", "2000", "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    assert (tmp_path / "stats-3.png").read_bytes().startswith(b"\x89PNG")
+    assert "chi-square" in (tmp_path / "stats-3.txt").read_text()
