@@ -1,12 +1,15 @@
 """Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
 from __future__ import annotations
 
+import multiprocessing
+import os
+import threading
 from pathlib import Path
 from typing import Callable
 
 from .errors import Finding, Severity
 from .model.card import Card, Catalog, slug
-from .yamlio import LocDict, LocList, load_yaml
+from .yamlio import LocDict, LocList, YamlDoc, load_yaml
 
 
 def card_files(cards_dir: Path) -> list[Path]:
@@ -22,12 +25,12 @@ def read_cards(game: str, cards_dir: Path, root: Path,
     catalog = Catalog(game)
     findings: list[Finding] = []
     files = card_files(cards_dir)
-    for done, path in enumerate(files, 1):
+    docs = _load_all(files, root)
+    for done, (path, doc) in enumerate(zip(files, docs), 1):
         if progress is not None:
             progress("cards", done, len(files))
-        shown = _shown(path, root)
+        shown = doc.shown
         catalog.files.append(shown)
-        doc = load_yaml(path, shown)
         findings.extend(doc.findings)
         data = doc.data
         if data is None:
@@ -47,6 +50,33 @@ def read_cards(game: str, cards_dir: Path, root: Path,
             card_id = _card_id(item, path.stem, index)
             catalog.cards.append(Card(card_id, item, shown, line, col, item.key_locs, len(catalog.cards)))
     return catalog, findings
+
+
+PARALLEL_BYTES = 1 << 20  # below a megabyte of cards, starting a second process costs more than it saves
+
+
+def _load_one(args: tuple[Path, str]) -> YamlDoc:
+    return load_yaml(*args)
+
+
+def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
+    """Parse the card files, on two processes for a large set. Forking is only safe while this process runs
+    a single thread (the live server's watcher thread rules it out), and only where fork exists."""
+    jobs = [(p, _shown(p, root)) for p in files]
+    try:
+        big = sum(p.stat().st_size for p in files) > PARALLEL_BYTES
+    except OSError:
+        big = False
+    if big and (os.cpu_count() or 1) > 1 and threading.active_count() == 1 and \
+            "fork" in multiprocessing.get_all_start_methods():
+        from concurrent.futures import ProcessPoolExecutor
+
+        try:
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+                return list(pool.map(_load_one, jobs, chunksize=max(1, len(jobs) // 4)))
+        except (OSError, RuntimeError):  # no processes to be had here: read them in this one
+            pass
+    return [_load_one(job) for job in jobs]
 
 
 def _card_id(item: LocDict, stem: str, index: int) -> str:

@@ -74,3 +74,12 @@ def test_new_game_validates_clean_and_builds(tmp_path) -> None:
     assert built.exit_code == 0 and (root / "output" / "moon-duel" / "sheets.pdf").is_file()
     bad = runner.invoke(main, ["--root", str(root), "new", "Bad Name"])
     assert bad.exit_code == 2
+
+
+def test_a_game_without_templates_still_validates(scratch_ws: Workspace) -> None:
+    import shutil
+
+    shutil.rmtree(scratch_ws.templates_dir("clean"))
+    result = run(scratch_ws, "validate", "clean", "--format", "json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and [f["code"] for f in data["findings"]] == ["no-templates"]

@@ -28,7 +28,24 @@ class Cost:
         return sum(self.symbols.values()) + self.generic
 
 
+_CACHE: dict[tuple[object, str], Cost] = {}
+
+
 def parse_cost(raw: str, grammar: CostGrammar) -> Cost:
+    """A parsed cost; sets repeat their costs, so each distinct cost is parsed once per grammar (treat the
+    result as read-only)."""
+    key = ((tuple(s.letter for s in grammar.symbols), grammar.generic, grammar.x, grammar.separator), raw)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    if len(_CACHE) > 50_000:
+        _CACHE.clear()
+    cost = _parse(raw, grammar)
+    _CACHE[key] = cost
+    return cost
+
+
+def _parse(raw: str, grammar: CostGrammar) -> Cost:
     cost = Cost(raw=raw)
     letters = {s.letter for s in grammar.symbols}
     for part in [p.strip() for p in raw.split(grammar.separator)] if grammar.separator else [raw.strip()]:

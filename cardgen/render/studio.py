@@ -117,12 +117,17 @@ def fit_findings(loaded: LoadedGame) -> list[Finding]:
     """Findings only the renderer can see (text that overflows, missing glyphs, art, template errors)."""
     if loaded.model is None:
         return []
+    from ..errors import Severity
+
+    folder = loaded.workspace.templates_dir(loaded.game)
+    if not folder.is_dir():  # a game may be data only for now: nothing to print, so nothing wrong with faces
+        return [Finding(loaded.workspace.shown(folder), 0, 0, Severity.WARNING, "no-templates", None,
+                        f"no templates for {loaded.game}: card faces are not checked (text fitting, glyphs, art)",
+                        "cardgen new can scaffold a template")]
     try:
         fake = CheckResult(loaded, [])
         studio = open_studio(loaded.workspace, loaded.game, fake)
     except CardgenError as exc:
-        from ..errors import Severity
-
         return [Finding(loaded.workspace.shown(loaded.workspace.templates_dir(loaded.game)), 0, 0, Severity.ERROR,
                         "template-unusable", None, exc.message)]
     return studio.face_findings()

@@ -40,6 +40,9 @@ class Context:
     def __post_init__(self) -> None:
         self._placeholders = frozenset([""] + [p.strip().lower() for p in self.model.placeholders])
         self._card_placeholders: dict[int, frozenset[str]] = {}
+        # the fields whose values are vocabulary terms, with their vocabulary, computed once
+        self.term_fields = [(spec, self.model.vocabularies[spec.vocab]) for spec in self.model.fields.values()
+                            if spec.type in ("enum", "list") and spec.vocab in self.model.vocabularies]
 
     def placeholder_fields(self, card: Card) -> frozenset[str]:
         """The fields of a card whose value is a placeholder, computed once per card."""

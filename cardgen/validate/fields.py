@@ -1,12 +1,12 @@
 """Per-card checks of each field against the model: unknown fields, types, vocabularies, costs, kind rules."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.cost import parse_cost
-from ..model.game import FieldSpec, Term
+from ..model.game import FieldSpec
 from . import Context, card_check
 
 BUILTIN_FIELDS = {"id"}
@@ -112,10 +112,11 @@ def _check_cost(card: Card, ctx: Context, value: object) -> Iterator[Finding]:
 @card_check("kind-rules")
 def check_term_rules(card: Card, ctx: Context) -> Iterator[Finding]:
     """Fields a card's faction, kind, rarity… requires or forbids (e.g. every Entity has AP and HP)."""
-    for spec in ctx.model.fields.values():
-        if spec.type not in ("enum", "list") or not spec.vocab:
-            continue
-        for term in _terms(card, ctx, spec):
+    for spec, vocab in ctx.term_fields:
+        for value in card.values(spec.name):
+            term = vocab.lookup(value)[0] if isinstance(value, str) else None
+            if term is None or not (term.requires or term.forbids):
+                continue
             missing = [need for need in term.requires if card.get(need) is None]
             if missing:
                 severity = Severity.WARNING if ctx.is_draft(card) else Severity.ERROR
@@ -128,19 +129,6 @@ def check_term_rules(card: Card, ctx: Context) -> Iterator[Finding]:
                 if card.get(banned) is not None:
                     yield ctx.at(card, banned, Severity.ERROR, "forbids-field",
                                  f"{term.name} cards have no '{banned}'; this one gives one")
-
-
-def _terms(card: Card, ctx: Context, spec: FieldSpec) -> Iterable[Term]:
-    vocab = ctx.model.vocabularies[spec.vocab or ""] if spec.vocab in ctx.model.vocabularies else None
-    if vocab is None:
-        return []
-    found = []
-    for value in card.values(spec.name):
-        if isinstance(value, str):
-            term = vocab.lookup(value)[0]
-            if term is not None:
-                found.append(term)
-    return found
 
 
 def _show(value: object) -> str:
