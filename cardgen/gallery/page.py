@@ -73,6 +73,10 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
         })
     for (_, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
         write_atomic(path, png)
+    used = {e["image"] for e in entries if e["image"]}
+    for old in (out / "cards").glob("*.png"):  # faces replaced by an edit: nothing links to them any more
+        if f"cards/{old.name}" not in used:
+            old.unlink(missing_ok=True)
     blocked = [_finding(f) for f in findings if f.code in BLOCKING]
     others = [_finding(f) for f in findings if not f.card and f.code not in BLOCKING]
     data = {"game": studio.game, "name": studio.model.name, "cards": entries, "facets": facets,

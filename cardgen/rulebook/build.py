@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding
 from ..model.card import slug
-from ..render.studio import open_studio
+from ..render.studio import open_studio, save_disk_cache, with_disk_cache
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book
@@ -66,7 +66,7 @@ def _environment(ws: Workspace, game: str) -> Environment:
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False) -> Rulebook:
     if paper not in SIZES:
         raise CardgenError(f"--paper must be one of {', '.join(SIZES)} for the rulebook, not '{paper}'")
-    studio = open_studio(ws, game)
+    studio = with_disk_cache(open_studio(ws, game))
     book, findings = read_book(ws, game, studio.model.name)
     if book is None:
         raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")
@@ -98,6 +98,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     from pypdf import PdfReader
 
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    save_disk_cache(studio)
     return Rulebook(html, pdf, pages, content.findings)
 
 

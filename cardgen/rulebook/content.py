@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
+from ..output import write_atomic
 from ..render.raster import render_pngs
 from ..render.studio import Studio
 from .source import Chapter
@@ -59,7 +60,12 @@ class BookContent:
         unique = list({c.id: c for c in cards}.values())
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
-        for card, png in zip(wanted, render_pngs(faces, self.studio.fonts, self.model, dpi=dpi)):
+        cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"
+        todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / f"{f.key}-{dpi}.png").is_file()]
+        for (card, face), png in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi)):
+            write_atomic(cache / f"{face.key}-{dpi}.png", png)  # keyed by content, like the face cache
+        for card, face in zip(wanted, faces):
+            png = (cache / f"{face.key}-{dpi}.png").read_bytes()
             self.images[card.id] = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
     def find(self, name: str) -> Card | None:

@@ -34,6 +34,7 @@ def test_gallery_page_faces_and_incremental_rendering(scratch_ws: Workspace) -> 
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
     assert build_gallery(scratch_ws, "clean").rendered == 1  # only the edited card
+    assert len(list((first.path.parent / "cards").glob("*.png"))) == 3  # the superseded face is gone
 
 
 def test_broken_game_shows_findings_and_unreadable_files(fixture_ws: Workspace, tmp_path) -> None:
