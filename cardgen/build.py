@@ -224,14 +224,14 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         from .rulebook.job import run_rulebook
 
         progress("book", 0, 1)
-        book = run_rulebook(ws, game, opts.paper if opts.paper in ("a4", "letter", "a5") else "a4")
+        book = run_rulebook(ws, game, opts.paper if opts.paper in ("a4", "letter", "a5") else "a4", studio=studio)
         progress("book", 1, 1)
         result.outputs += book.outputs[:1]
         result.findings += book.findings
     for target in opts.exports:
         from .export.run import run_export
 
-        outputs, _ = run_export(ws, game, target)
+        outputs, _ = run_export(ws, game, target, studio=studio)
         result.outputs.append(Output(ws.output_dir(game) / "export" / target, f"{len(outputs)} files for {target}"))
     save_disk_cache(studio)
     return result

@@ -41,3 +41,10 @@ def scratch_ws(tmp_path: Path) -> Workspace:
     shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
     (root / "fonts").symlink_to(REPO / "fonts")
     return Workspace.find(root)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fixture_workspace_stays_clean():
+    """No test may write into the shared fixture workspace (tests copy it first)."""
+    yield
+    assert not (FIXTURE_WS / "output").exists(), "a test wrote into tests/fixtures/ws/output"

@@ -15,8 +15,21 @@ from .conftest import FIXTURE_WS
 
 
 @pytest.fixture(scope="module")
-def clean_book():
-    return build_rulebook(Workspace.find(FIXTURE_WS), "clean")
+def book_ws(tmp_path_factory) -> Workspace:
+    """A scratch copy: building a book caches faces under the workspace's output/."""
+    import shutil
+
+    from .conftest import REPO
+
+    root = tmp_path_factory.mktemp("book") / "ws"
+    shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
+    (root / "fonts").symlink_to(REPO / "fonts")
+    return Workspace.find(root)
+
+
+@pytest.fixture(scope="module")
+def clean_book(book_ws):
+    return build_rulebook(book_ws, "clean")
 
 
 def _pages(pdf: bytes) -> list[str]:
@@ -53,12 +66,12 @@ def test_glossary_lists_every_keyword_and_symbols_and_components(clean_book) -> 
     assert 'class="sym"' in clean_book.html and clean_book.html.count('class="card"') >= 3
 
 
-def test_same_sources_same_bytes(clean_book) -> None:
-    assert build_rulebook(Workspace.find(FIXTURE_WS), "clean").pdf == clean_book.pdf
+def test_same_sources_same_bytes(clean_book, book_ws) -> None:
+    assert build_rulebook(book_ws, "clean").pdf == clean_book.pdf
 
 
-def test_problems_are_findings_and_visible_markers() -> None:
-    book = build_rulebook(Workspace.find(FIXTURE_WS), "broken")
+def test_problems_are_findings_and_visible_markers(book_ws) -> None:
+    book = build_rulebook(book_ws, "broken")
     got = [(f.file, f.line, f.code) for f in book.findings]
     assert got == [
         ("rules/broken/rulebook/index.md", 3, "rulebook-chapter-missing"),

@@ -6,7 +6,7 @@ from pathlib import Path
 from ..build import Output
 from ..errors import CardgenError, did_you_mean
 from ..output import write_atomic
-from ..render.studio import open_studio
+from ..render.studio import Studio, open_studio
 from ..workspace import Workspace
 from .common import ExportResult, items_for
 
@@ -14,12 +14,12 @@ TARGETS = ("tts", "cockatrice", "draftmancer", "tgc", "mpc", "dtc")
 
 
 def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
-                image_base: str = "images") -> ExportResult:
+                image_base: str = "images", studio: Studio | None = None) -> ExportResult:
     if target not in TARGETS:
         hint = did_you_mean(target, list(TARGETS))
         raise CardgenError(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})"
                            + (f"; {hint}" if hint else ""))
-    studio = open_studio(ws, game)
+    studio = studio or open_studio(ws, game)
     if target == "draftmancer":
         from .draftmancer import export_draftmancer
 
@@ -49,8 +49,8 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
 
 
 def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, deck: Path | None = None,
-               image_base: str = "images") -> tuple[list[Output], list[str]]:
-    result = make_export(ws, game, target, deck, image_base)  # everything in memory first ...
+               image_base: str = "images", studio: Studio | None = None) -> tuple[list[Output], list[str]]:
+    result = make_export(ws, game, target, deck, image_base, studio)  # everything in memory first ...
     folder = out or ws.output_dir(game) / "export" / target
     outputs = [Output(write_atomic(folder / f.relpath, f.data), f.what) for f in result.files]  # ... then written
     return outputs, result.notes

@@ -53,6 +53,9 @@ class FaceRenderer:
         self._measurers: dict[rt.Family, rt.Measurer] = {}
         self._prepared: dict[str, PreparedFace] = {}
         self._font_prints: dict[str, str] = {}
+        # fitting is the costly part and does not depend on the bleed: faces drawn with another bleed
+        # (trim-only pictures, vendor canvases) reuse it
+        self._fits: dict[tuple, rt.Fit] = {}
         self.store = None  # an optional FaceCache on disk (render.facecache)
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
@@ -146,7 +149,11 @@ class FaceRenderer:
         size = as_length(props.get("size"), 9.0)
         spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
                           float(props.get("min_leading") or 1.0))
-        fit = rt.fit(blocks, self.measurer(family), spec, box[2], box[3])
+        fit_key = (face.template.digest, text, flavor, rich, family, spec.size, spec.min_size, spec.leading,
+                   spec.min_leading, round(box[2], 3), round(box[3], 3))
+        fit = self._fits.get(fit_key)
+        if fit is None:
+            fit = self._fits[fit_key] = rt.fit(blocks, self.measurer(family), spec, box[2], box[3])
         if not fit.fits:
             over = fit.layout.overflow or max(0.0, fit.layout.widest - box[2])
             what = "high" if fit.layout.overflow else "wide"

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding
 from ..model.card import slug
-from ..render.studio import open_studio, save_disk_cache, with_disk_cache
+from ..render.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book
@@ -63,10 +63,11 @@ def _environment(ws: Workspace, game: str) -> Environment:
     return Environment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
 
 
-def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False) -> Rulebook:
+def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
+                   studio: Studio | None = None) -> Rulebook:
     if paper not in SIZES:
         raise CardgenError(f"--paper must be one of {', '.join(SIZES)} for the rulebook, not '{paper}'")
-    studio = with_disk_cache(open_studio(ws, game))
+    studio = studio or with_disk_cache(open_studio(ws, game))
     book, findings = read_book(ws, game, studio.model.name)
     if book is None:
         raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")

@@ -5,14 +5,15 @@ from pathlib import Path
 
 from ..build import JobResult, Output
 from ..output import write_atomic
+from ..render.studio import Studio
 from ..workspace import Workspace
 from .booklet import impose
 from .build import build_rulebook
 
 
 def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
-                 out: Path | None = None) -> JobResult:
-    book = build_rulebook(ws, game, paper, gallery)
+                 out: Path | None = None, studio: Studio | None = None) -> JobResult:
+    book = build_rulebook(ws, game, paper, gallery, studio)
     pdf = impose(book.pdf) if booklet else book.pdf
     path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
     what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} sheets" if booklet else "")
