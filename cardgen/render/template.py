@@ -62,11 +62,18 @@ class Value:
 
     raw: Any
     compiled: Any = None
+    lookup: tuple[str, str] | None = None  # '{{ card.name }}' / '{{ vars.frame }}': read directly
 
     def get(self, ctx: dict[str, Any]) -> Any:
+        if self.lookup is not None:  # what Jinja2 would print: str() of the value, '' when it is absent
+            value = ctx[self.lookup[0]].get(self.lookup[1], "")
+            return str(value)
         if self.compiled is None:
             return self.raw
         return self.compiled.render(ctx)
+
+
+_LOOKUP = re.compile(r"^\{\{\s*(card|vars)\.([A-Za-z_]\w*)\s*\}\}$")
 
 
 @dataclass
@@ -96,7 +103,9 @@ class Template:
 
 def _compile(raw: Any) -> Value:
     if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
-        return Value(raw, _env.from_string(raw))
+        m = _LOOKUP.match(raw)
+        compiled = _env.from_string(raw)  # compiled anyway, so a syntax error is still reported here
+        return Value(raw, compiled, (m.group(1), m.group(2)) if m else None)
     return Value(raw)
 
 
