@@ -83,3 +83,12 @@ def test_a_game_without_templates_still_validates(scratch_ws: Workspace) -> None
     result = run(scratch_ws, "validate", "clean", "--format", "json")
     data = json.loads(result.output)
     assert result.exit_code == 0 and [f["code"] for f in data["findings"]] == ["no-templates"]
+
+
+def test_a_model_of_the_wrong_shapes_is_findings_not_a_crash(scratch_ws: Workspace) -> None:
+    scratch_ws.model_path("clean").write_text(
+        "fields: 5\ngame: [1]\nvocabularies: [x]\ncost: {symbols: 3}\nkeywords: 7\ncollation: {a: 1}\n"
+        "numbering: {pattern: 5}\npacks: 3\n")
+    for args in (["validate", "clean"], ["sheets", "clean"], ["packs", "clean", "--seed", "1"]):
+        result = run(scratch_ws, *args)
+        assert result.exit_code in (1, 2) and "internal error" not in result.output, (args, result.output)

@@ -79,6 +79,8 @@ class _Handler(SimpleHTTPRequestHandler):
 
 def open_server(out: Path, host: str, port: int) -> ThreadingHTTPServer:
     handler = functools.partial(_Handler, directory=str(out))
+    if not 0 < port < 65536:
+        raise CardgenError(f"--port must be between 1 and 65535, not {port}")
     try:
         return ThreadingHTTPServer((host, port), handler)
     except OSError as exc:

@@ -260,7 +260,7 @@ def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
 
     ctx: dict[str, Any] = {
         "card": view, "model": {"name": model.name, "id": model.id, "version": model.version,
-                                "game": dict(model.raw.get("game") or {})},
+                                "game": model.info},
         "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
         "cost": (lambda: parse_cost(str(view.get("cost") or ""), model.cost)),
         "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,

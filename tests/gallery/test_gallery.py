@@ -89,3 +89,9 @@ def test_watcher_sees_changes(scratch_ws: Workspace) -> None:
     (scratch_ws.cards_dir("clean") / "more.yaml").write_text("- name: X\n")
     assert live.snapshot() != before
     assert threading.active_count() >= 1
+
+
+@pytest.mark.parametrize("port", [0, 70000])
+def test_port_out_of_range(tmp_path, port: int) -> None:
+    with pytest.raises(CardgenError, match="between 1 and 65535"):
+        open_server(tmp_path, "127.0.0.1", port)
