@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from ..errors import CardgenError
 from .spec import PackFormat
 
+MAX_PLAYERS = 10_000  # far beyond any event; bounds the memory and time a typo could ask for
+MAX_PRINT_RUNS = 1_000
 RESHUFFLE_EVERY = 1024  # slots mode: a fresh sheet layout every this many packs (marginals are exact for any layout)
 
 
@@ -37,13 +39,13 @@ def max_players(fmt: PackFormat) -> int:
 
 def deal(fmt: PackFormat, game: str, players: int, seed: int, print_runs: int = 1,
          packs_per_player: int | None = None) -> Deal:
-    if players <= 0:
-        raise CardgenError(f"--players must be at least 1, not {players}")
-    if print_runs <= 0:
-        raise CardgenError(f"--print-runs must be at least 1, not {print_runs}")
+    if not 0 < players <= MAX_PLAYERS:
+        raise CardgenError(f"--players must be between 1 and {MAX_PLAYERS:,}, not {players}")
+    if not 0 < print_runs <= MAX_PRINT_RUNS:
+        raise CardgenError(f"--print-runs must be between 1 and {MAX_PRINT_RUNS:,}, not {print_runs}")
     if packs_per_player is not None:
-        if packs_per_player <= 0:
-            raise CardgenError(f"--packs-per-player must be at least 1, not {packs_per_player}")
+        if not 0 < packs_per_player <= 100:
+            raise CardgenError(f"--packs-per-player must be between 1 and 100, not {packs_per_player}")
         fmt.packs_per_player = packs_per_player
     rng = random.Random(seed)
     result = Deal(game, fmt, seed, players, print_runs)

@@ -58,8 +58,8 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
     seed, chosen = choose_seed(opts.seed)
     notes = [f"seed {seed}" + (" (chosen at random; replay with --seed " + str(seed) + ")" if chosen else "")]
     if opts.stats:
-        if opts.stats <= 0:
-            raise CardgenError(f"--stats must be at least 1, not {opts.stats}")
+        if not 0 < opts.stats <= 10_000_000:
+            raise CardgenError(f"--stats must be between 1 and 10,000,000, not {opts.stats}")
         if fmt.mode == "slots":
             stats = slot_stats(fmt, opts.stats, seed)
             text = report.stats_text(stats, result.catalog) + "\n" + report.expected_text(fmt.expected(), result.catalog)
