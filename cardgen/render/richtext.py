@@ -72,6 +72,7 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     for line in text.split("\n"):
         bold, depth = False, 0
+        opened: list[bool] = []  # for each open bracket: did it start italic reminder text?
         words: Paragraph = []
         current: list[Atom] = []
 
@@ -84,11 +85,15 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
             elif kind == "bold":
                 bold = not bold
             elif kind == "open":
-                depth += 1
+                # '(reminder text)' is italic; a bracket glued to a word, as in 'effect(s)', is not
+                glued = m.start() > 0 and line[m.start() - 1].isalnum()
+                opened.append(not glued)
+                depth += 0 if glued else 1
                 current.append(Atom("(", _style(base_style, bold, depth)))
             elif kind == "close":
                 current.append(Atom(")", _style(base_style, bold, depth)))
-                depth = max(0, depth - 1)
+                if opened and opened.pop():
+                    depth = max(0, depth - 1)
             elif kind in ("sq", "br"):
                 letter = m.group(kind)
                 if letter.upper() in letters:

@@ -39,6 +39,10 @@ def test_keywords_bold_reminders_italic_markup_and_lines() -> None:
         ["Trick Activate*,", "<L>:", "Shield*", "(/prevent/", "it/)/"], ["Big*", "end"]]
 
 
+def test_a_bracket_glued_to_a_word_is_not_reminder_text() -> None:
+    assert show("Apply the effect(s) (then draw)") == [["Apply", "the", "effect(s)", "(/then/", "draw/)/"]]
+
+
 def test_fit_shrinks_then_overflows() -> None:
     fonts = FontSet(REPO / "fonts")
     m = rt.Measurer(fonts, FAMILY)
