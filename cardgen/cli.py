@@ -46,7 +46,7 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit):
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit, BrokenPipeError):
             raise
         except CardgenError as exc:
             _fail(exc)
@@ -134,7 +134,7 @@ def new(ctx: click.Context, game: str) -> None:
     root = Path(ctx.obj) if ctx.obj else Path.cwd()
     created = _run(lambda: scaffold(root, game))
     for path in created:
-        click.echo(f"created {path}")
+        click.echo(f"created {path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path}")
     click.echo(f"next: cardgen validate {game} && cardgen build {game}")
 
 
@@ -423,4 +423,10 @@ def run() -> None:
         else:
             rest.append(args[i])
         i += 1
-    main(args=moved + rest, prog_name="cardgen")
+    try:
+        main(args=moved + rest, prog_name="cardgen")
+    except BrokenPipeError:  # `cardgen draft … | head`: the reader has left, which is not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -70,3 +70,18 @@ def test_show_card() -> None:
 def test_show_unknown_card_suggests() -> None:
     result = run("show", "clean", "Firestrom")
     assert result.exit_code == 1 and "did you mean 'Firestorm'?" in result.output
+
+
+def test_output_piped_into_a_reader_that_leaves_is_not_an_error() -> None:
+    import subprocess
+    import sys
+
+    from .conftest import REPO
+
+    draft = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(REPO), "draft", "power-trip",
+                              "--players", "4", "--seed", "1", "--format", "csv"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    draft.stdout.readline()  # read one line, then leave, like `| head -1`
+    draft.stdout.close()
+    err = draft.stderr.read().decode()
+    assert draft.wait() == 0 and "internal error" not in err and "Traceback" not in err
