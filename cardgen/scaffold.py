@@ -33,11 +33,11 @@ vocabularies:
 fields:
   name: {{type: text, required: true}}
   cost: {{type: cost}}
-  faction: {{type: enum, vocab: faction, required: true}}
-  kind: {{type: enum, vocab: kind, required: true}}
+  faction: {{type: enum, vocab: faction, required: true, role: faction}}
+  kind: {{type: enum, vocab: kind, required: true, role: kind}}
   text: {{type: text}}
   flavor: {{type: text}}
-  power: {{type: integer, min: 0, max: 20}}
+  power: {{type: integer, min: 0, max: 20, role: attack}}
   rarity: {{type: enum, vocab: rarity, required: true}}
   number: {{type: number}}
 

@@ -6,7 +6,7 @@ from xml.sax.saxutils import escape
 from ..model.cost import parse_cost
 from ..render.raster import render_pngs
 from ..render.studio import Studio
-from .common import ExportFile, ExportItem, ExportResult, card_type_line, safe_stem
+from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of, safe_stem, stats_of
 
 
 def set_code(studio: Studio) -> str:
@@ -35,20 +35,20 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         if stem is None:
             result.notes.append(f"'{name}' cannot be a file name on every system; its picture is {picture} "
                                 f"and the set entry points at it")
-        cost = str(card.get("cost") or "")
-        parsed = parse_cost(cost, studio.model.cost) if cost else None
+        model = studio.model
+        cost = cost_of(studio, card)
+        parsed = parse_cost(cost, model.cost) if cost else None
         props = [("type", card_type_line(studio, card))]
-        kinds = [str(k) for k in card.values("kinds") or card.values("kind") or card.values("category")]
+        kinds = [str(k) for f in model.role_fields("kind") for k in card.values(f)]
         if kinds:
             props.append(("maintype", kinds[-1]))
         if cost:
             props += [("manacost", cost), ("cmc", str(parsed.total if parsed else 0))]
-        colours = [str(c) for c in card.values("factions") or card.values("alignment") or card.values("faction")]
+        colours = [str(c) for f in model.role_fields("faction") for c in card.values(f)]
         if colours:
             props.append(("colors", "".join(c[:1] for c in colours)))
-        stats = [card.get(k) for k in ("ap", "hp")] if card.get("ap") is not None else \
-            [card.get(k) for k in ("attack", "life")] if card.get("attack") is not None else []
-        if stats and all(s is not None for s in stats):
+        stats = stats_of(studio, card)
+        if stats:
             props.append(("pt", "/".join(map(str, stats))))
         text = str(card.get("text") or "")
         attrs = f' rarity="{escape(str(card.get("rarity")))}"' if card.get("rarity") else ""

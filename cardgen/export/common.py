@@ -60,9 +60,19 @@ def safe_stem(name: str) -> str | None:
 
 
 def card_type_line(studio: Studio, card: Card) -> str:
-    """Factions/alignments then kinds, as the card's type line (any list or enum field the model has)."""
-    parts = []
-    for spec in studio.model.fields.values():
-        if spec.type in ("list", "enum") and spec.vocab and spec.name not in ("rarity", "status", "tags", "sample"):
-            parts += [str(v) for v in card.values(spec.name)]
-    return " ".join(parts)
+    """The card's type line: the values of the fields the model marks as faction or kind, in model order."""
+    return " ".join(str(v) for spec in studio.model.fields.values() if spec.role in ("faction", "kind")
+                    for v in card.values(spec.name))
+
+
+def cost_of(studio: Studio, card: Card) -> str:
+    field = studio.model.cost_field
+    return str(card.get(field) or "") if field else ""
+
+
+def stats_of(studio: Studio, card: Card) -> tuple[object, object] | None:
+    """(attack, health) when the model has both roles and the card gives both."""
+    attack, health = studio.model.role_field("attack"), studio.model.role_field("health")
+    if attack and health and card.get(attack) is not None and card.get(health) is not None:
+        return card.get(attack), card.get(health)
+    return None

@@ -7,7 +7,7 @@ from ..errors import CardgenError
 from ..packs.spec import load_format
 from ..render.raster import render_pngs
 from ..render.studio import Studio
-from .common import ExportFile, ExportResult, card_type_line
+from .common import ExportFile, ExportResult, card_type_line, cost_of, stats_of
 
 
 def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResult:
@@ -45,13 +45,13 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
                  "collector_number": card.id}
         if card.get("rarity"):
             entry["rarity"] = str(card.get("rarity")).lower()
-        text = "\n".join(x for x in (f"Cost: {card.get('cost')}" if card.get("cost") else "",
-                                     str(card.get("text") or "")) if x)
+        cost = cost_of(studio, card)
+        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", str(card.get("text") or "")) if x)
         if text:
             entry["oracle_text"] = text
-        for ours, theirs in (("ap", "power"), ("hp", "toughness"), ("attack", "power"), ("life", "toughness")):
-            if card.get(ours) is not None:
-                entry[theirs] = card.get(ours)
+        stats = stats_of(studio, card)
+        if stats:
+            entry["power"], entry["toughness"] = stats
         custom.append(entry)
     out = ["[Settings]", json.dumps(settings, indent=2, ensure_ascii=False), "[CustomCards]",
            json.dumps(custom, indent=2, ensure_ascii=False)]

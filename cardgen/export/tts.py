@@ -8,7 +8,7 @@ from PIL import Image
 
 from ..render.raster import render_pngs
 from ..render.studio import Studio
-from .common import ExportFile, ExportItem, ExportResult, card_type_line
+from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of
 
 COLS, ROWS = 10, 7
 PER_SHEET = COLS * ROWS - 1  # the last slot shows the hidden card
@@ -89,5 +89,5 @@ def _transform(x: float) -> dict:
 
 def _describe(studio: Studio, item: ExportItem) -> str:
     card = item.card
-    lines = [x for x in (str(card.get("cost") or ""), card_type_line(studio, card), str(card.get("text") or "")) if x]
+    lines = [x for x in (cost_of(studio, card), card_type_line(studio, card), str(card.get("text") or "")) if x]
     return "\n".join(lines)

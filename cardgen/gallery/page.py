@@ -27,9 +27,11 @@ class GalleryResult:
 
 
 def facet_fields(studio: Studio) -> list[str]:
-    """The fields the page filters on: every enum or list field backed by a vocabulary, in model order."""
-    skip = {"status", "sample"}
-    return [f.name for f in studio.model.fields.values() if f.type in ("enum", "list") and f.vocab and f.name not in skip]
+    """The fields the page filters on: the enum and list fields whose vocabulary offers a choice, in model
+    order, less the draft marker."""
+    model = studio.model
+    return [f.name for f in model.fields.values() if f.type in ("enum", "list") and f.vocab in model.vocabularies
+            and len(model.vocabularies[f.vocab].terms) > 1 and f.name != model.draft_field]
 
 
 def _env(studio: Studio) -> Environment:
@@ -60,7 +62,7 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
             image = f"cards/{face.key}.png"
             if not (out / image).is_file():
                 todo.append((face, out / image))
-        cost = str(card.get("cost") or "")
+        cost = str(card.get(studio.model.cost_field or "") or "")
         entries.append({
             "id": card.id, "name": card.name or card.id, "image": image,
             "where": f"{card.file}:{card.line}",

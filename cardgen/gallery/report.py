@@ -41,20 +41,6 @@ def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
     return buf.getvalue()
 
 
-def colour_field(studio: Studio) -> str | None:
-    for f in studio.model.fields.values():
-        if f.vocab in ("faction", "alignment") or f.name in ("factions", "faction", "alignment"):
-            return f.name
-    return None
-
-
-def kind_field(studio: Studio) -> str | None:
-    for name in ("kinds", "kind", "category"):
-        if name in studio.model.fields:
-            return name
-    return None
-
-
 def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
     return "/".join(map(str, card.values(field))) or "none" if field else "all"
 
@@ -62,7 +48,9 @@ def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
 def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     plt = _plt()
     cards = list({c.id: c for c in studio.cards}.values())
-    cfield, kfield = colour_field(studio), kind_field(studio)
+    model = studio.model
+    cfield, kfield = model.role_field("faction"), model.role_field("kind")
+    cost = model.cost_field or ""
     colours = {t.name: t.attrs.get("color") for t in (studio.model.vocab_for(cfield).terms if cfield and
                                                      studio.model.vocab_for(cfield) else [])}
     figures: list[tuple[str, str, bytes]] = []
@@ -70,8 +58,8 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     # 1. cost curve per faction
     curve: dict[str, Counter[int]] = defaultdict(Counter)
     for c in cards:
-        if c.get("cost"):
-            curve[_label(c, cfield)][parse_cost(str(c.get("cost")), studio.model.cost).total] += 1
+        if c.get(cost):
+            curve[_label(c, cfield)][parse_cost(str(c.get(cost)), studio.model.cost).total] += 1
     if curve:
         fig, ax = plt.subplots(figsize=(7, 3.2))
         groups = sorted(curve, key=lambda g: (-sum(curve[g].values()), g))[:8]
@@ -89,10 +77,9 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         figures.append(("cost-curve", "How many designs cost how much, per faction", _png(fig)))
 
     # 2. stats against cost
-    stats = [f.name for f in studio.model.fields.values() if f.type in ("integer", "int-or-x")
-             and f.name not in ("sample_copies",)]
-    points = {s: [(parse_cost(str(c.get("cost")), studio.model.cost).total, c.get(s), _label(c, cfield))
-                  for c in cards if c.get("cost") and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)]
+    stats = model.role_fields("attack") + model.role_fields("health")
+    points = {s: [(parse_cost(str(c.get(cost)), studio.model.cost).total, c.get(s), _label(c, cfield))
+                  for c in cards if c.get(cost) and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)]
               for s in stats}
     stats = [s for s in stats if points[s]]
     if stats:

@@ -7,6 +7,8 @@ from typing import Any
 from ..yamlio import Loc
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
+# what a field means to the tools that summarise cards (exports, report, draft bots, type lines)
+ROLES = ("faction", "kind", "attack", "health")
 
 
 @dataclass
@@ -19,6 +21,7 @@ class FieldSpec:
     maximum: int | None = None
     max_length: int | None = None
     label: str | None = None
+    role: str | None = None  # one of ROLES
     loc: Loc = (0, 0)
 
 
@@ -170,6 +173,18 @@ class GameModel:
             if k.name.lower() == folded:
                 return k
         return None
+
+    def role_fields(self, role: str) -> list[str]:
+        """The fields the model marks with a role ('faction', 'kind', 'attack', 'health'), in model order."""
+        return [f.name for f in self.fields.values() if f.role == role]
+
+    def role_field(self, role: str) -> str | None:
+        names = self.role_fields(role)
+        return names[0] if names else None
+
+    @property
+    def cost_field(self) -> str | None:
+        return next((f.name for f in self.fields.values() if f.type == "cost"), None)
 
     def vocab_for(self, field_name: str) -> Vocabulary | None:
         spec = self.fields.get(field_name)

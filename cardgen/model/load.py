@@ -11,6 +11,7 @@ from ..units import UnitError, length, size
 from ..yamlio import LocDict, LocList, load_yaml
 from .game import (
     FIELD_TYPES,
+    ROLES,
     CollationGroup,
     CostGrammar,
     CostSymbol,
@@ -115,7 +116,7 @@ def _items(r: _Reader, value: Any, where: str, loc: tuple[int, int]) -> list[tup
 
 
 def _fields(r: _Reader, raw: LocDict, model: GameModel) -> None:
-    allowed = {"name", "type", "vocab", "values", "required", "min", "max", "max_length", "label"}
+    allowed = {"name", "type", "vocab", "values", "required", "min", "max", "max_length", "label", "role"}
     for item, loc in _items(r, raw.get("fields"), "fields", raw.key_loc("fields")):
         r.keys(item, allowed, f"field '{item.get('name')}'")
         name = r.get(item, "name", str, "a field", required=True)
@@ -131,11 +132,16 @@ def _fields(r: _Reader, raw: LocDict, model: GameModel) -> None:
             model.vocabularies.setdefault(vocab, Vocabulary(vocab, [Term(v) for v in values], loc=item.key_loc("values")))
         if ftype in ("enum", "list") and not vocab:
             r.error(loc, "model-missing", f"field '{name}' of type {ftype} needs 'vocab' or 'values'")
+        role = r.get(item, "role", str, f"field '{name}'")
+        if role is not None and role not in ROLES:
+            r.error(item.key_loc("role"), "model-value", f"field '{name}' has unknown role '{role}'",
+                    did_you_mean(role, ROLES) or f"roles: {', '.join(ROLES)}")
+            role = None
         if name:
             model.fields[name] = FieldSpec(
                 name, ftype, vocab, bool(r.get(item, "required", bool, name, default=False)),
                 r.get(item, "min", int, name), r.get(item, "max", int, name),
-                r.get(item, "max_length", int, name), r.get(item, "label", str, name), loc,
+                r.get(item, "max_length", int, name), r.get(item, "label", str, name), role, loc,
             )
 
 

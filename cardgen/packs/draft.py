@@ -39,13 +39,6 @@ class DraftResult:
     log: list[PickRow] = field(default_factory=list)
 
 
-def colour_field(model: GameModel) -> str | None:
-    wanted = (model.draft or {}).get("bot_colour_field")
-    if wanted:
-        return str(wanted)
-    return next((f.name for f in model.fields.values() if f.vocab == "faction"), None)
-
-
 def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = None) -> DraftResult:
     seats = deal.players
     rounds = deal.format.packs_per_player
@@ -53,7 +46,7 @@ def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = 
     rarity_rank = {}
     if "rarity" in model.vocabularies:
         rarity_rank = {t.name.lower(): i for i, t in enumerate(model.vocabularies["rarity"].terms)}
-    cfield = colour_field(model)
+    cfield = model.role_field("faction")
     info: dict[str, tuple[int, tuple[str, ...]]] = {}
     for pack in deal.packs:
         for cid in pack.cards:

@@ -13,25 +13,26 @@ from .draft import DraftResult
 from .stats import Stats
 
 
-def _label(card_id: str, catalog: Catalog) -> str:
+def _label(card_id: str, catalog: Catalog, faction: str | None) -> str:
+    """'Hulking Demon (Dark, common)': the card's name with its faction (the model's faction field) and rarity."""
     card = catalog.by_id().get(card_id)
     if card is None:
         return card_id
-    bits = [" ".join(map(str, card.values("factions") or card.values("faction"))), str(card.get("rarity") or "")]
+    bits = [" ".join(map(str, card.values(faction))) if faction else "", str(card.get("rarity") or "")]
     extra = ", ".join(b for b in bits if b)
     return f"{card.name or card_id}" + (f" ({extra})" if extra else "")
 
 
-def deal_text(d: Deal, catalog: Catalog) -> str:
+def deal_text(d: Deal, catalog: Catalog, faction: str | None = None) -> str:
     lines = [f"{d.game}: {len(d.packs)} packs of {d.format.pack_size} for {d.players} players "
              f"(format {d.format.name}, seed {d.seed})", ""]
     for pack in sorted(d.packs, key=lambda p: (p.player, p.round)):
         lines.append(f"Player {pack.player}, round {pack.round} (pass {pack.direction})")
-        lines += [f"  {i:>2}. {_label(c, catalog)}" for i, c in enumerate(pack.cards, 1)]
+        lines += [f"  {i:>2}. {_label(c, catalog, faction)}" for i, c in enumerate(pack.cards, 1)]
         lines.append("")
     if d.leftover:
         lines.append(f"Not dealt ({len(d.leftover)} cards of the print run): "
-                     + ", ".join(_label(c, catalog) for c in d.leftover))
+                     + ", ".join(_label(c, catalog, faction) for c in d.leftover))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -80,7 +81,7 @@ def draft_csv(r: DraftResult) -> str:
     return buf.getvalue()
 
 
-def stats_text(s: Stats, catalog: Catalog, limit: int = 15) -> str:
+def stats_text(s: Stats, catalog: Catalog, faction: str | None = None, limit: int = 15) -> str:
     unit = "packs" if s.mode == "slots" else f"pods ({s.packs} packs)"
     lines = [f"format {s.format} ({s.mode}): {s.trials} {unit}",
              f"packs holding two copies of a card: {s.duplicate_rate:.4%}", "",
@@ -98,7 +99,7 @@ def stats_text(s: Stats, catalog: Catalog, limit: int = 15) -> str:
     for i in rows[:limit]:
         e, o = s.expected[i], s.observed.get(i, 0)
         z = (o - e) / e ** 0.5 if e > 0 else 0.0
-        lines.append(f"  {_label(i, catalog)[:33]:<34}{o:>10}{e:>12.1f}{z:>7.2f}")
+        lines.append(f"  {_label(i, catalog, faction)[:33]:<34}{o:>10}{e:>12.1f}{z:>7.2f}")
     if s.by_round:
         keys = sorted({k for c in s.by_round.values() for k in c})
         lines += ["", "card mix by round (share of dealt cards):",
@@ -109,8 +110,8 @@ def stats_text(s: Stats, catalog: Catalog, limit: int = 15) -> str:
     return "\n".join(lines) + "\n"
 
 
-def expected_text(expected: dict[str, Fraction], catalog: Catalog) -> str:
+def expected_text(expected: dict[str, Fraction], catalog: Catalog, faction: str | None = None) -> str:
     lines = ["exact expected copies per pack (= inclusion probability when copies cannot repeat):"]
     for cid, f in sorted(expected.items(), key=lambda kv: (-kv[1], kv[0])):
-        lines.append(f"  {_label(cid, catalog)[:40]:<42}{str(f):>10}  ({float(f):.4f})")
+        lines.append(f"  {_label(cid, catalog, faction)[:40]:<42}{str(f):>10}  ({float(f):.4f})")
     return "\n".join(lines) + "\n"

@@ -56,16 +56,18 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
     # gather: model, cards, format, packs (and sheets) in memory ...
     result, fmt = _load(ws, game, opts.format_name)
     seed, chosen = choose_seed(opts.seed)
+    faction = result.model.role_field("faction")  # type: ignore[union-attr]
     notes = [f"seed {seed}" + (" (chosen at random; replay with --seed " + str(seed) + ")" if chosen else "")]
     if opts.stats:
         if not 0 < opts.stats <= 10_000_000:
             raise CardgenError(f"--stats must be between 1 and 10,000,000, not {opts.stats}")
         if fmt.mode == "slots":
             stats = slot_stats(fmt, opts.stats, seed)
-            text = report.stats_text(stats, result.catalog) + "\n" + report.expected_text(fmt.expected(), result.catalog)
+            text = report.stats_text(stats, result.catalog, faction) + "\n" + \
+                report.expected_text(fmt.expected(), result.catalog, faction)
         else:
             stats = exhaust_stats(fmt, game, opts.players, opts.stats, seed, by_id=result.catalog.by_id())
-            text = report.stats_text(stats, result.catalog)
+            text = report.stats_text(stats, result.catalog, faction)
         outputs = []
         if opts.out is not None:
             from .plot import stats_png
@@ -75,7 +77,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.png", png), "statistics as a picture"))
         return JobOutput(text, notes, outputs)
     d = deal(fmt, game, opts.players, seed, opts.print_runs, opts.packs_per_player)
-    texts = {"text": report.deal_text(d, result.catalog), "json": report.deal_json(d),
+    texts = {"text": report.deal_text(d, result.catalog, faction), "json": report.deal_json(d),
              "csv": report.deal_csv(d, result.catalog)}
     pdf = _pack_sheets(ws, game, d) if opts.sheets else None
     # ... then write

@@ -62,7 +62,7 @@ class BookContent:
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
         cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"
         todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / f"{f.key}-{dpi}.png").is_file()]
-        for (card, face), png in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi)):
+        for (_, face), png in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi)):
             write_atomic(cache / f"{face.key}-{dpi}.png", png)  # keyed by content, like the face cache
         for card, face in zip(wanted, faces):
             png = (cache / f"{face.key}-{dpi}.png").read_bytes()
