@@ -68,12 +68,7 @@ def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entr
         yield _f(deck, first, Severity.ERROR, "deck-size", f"the deck has {total} cards; it needs at least {low}")
     if high is not None and total > high:
         yield _f(deck, first, Severity.ERROR, "deck-size", f"the deck has {total} cards; at most {high} are allowed")
-    where = main.get("where")
-    if where:
-        for e, c in counted:
-            if not matches(where, c.data):
-                yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section",
-                         f"'{c.name}' cannot be in the main deck ({_describe(where)})")
+    yield from _outside(deck, counted, main.get("where"), "in the main deck")
     limit = main.get("max_copies")
     if limit:
         by = Counter()
@@ -89,7 +84,15 @@ def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entr
 
 
 def _describe(where: dict[str, Any]) -> str:
-    return ", ".join(f"{k.replace('not ', 'not ')} {v}" for k, v in where.items())
+    return ", ".join(f"{k} {v}" for k, v in where.items())
+
+
+def _outside(deck: DeckList, entries: list[tuple[Entry, Card]], where: dict[str, Any] | None,
+             place: str) -> Iterator[Finding]:
+    """Cards listed in a place (the main deck, a section) whose data does not match that place's `where`."""
+    for e, c in entries if where else []:
+        if not matches(where, c.data):  # type: ignore[arg-type]
+            yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section", f"'{c.name}' cannot be {place} ({_describe(where)})")
 
 
 def _sections(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
@@ -100,15 +103,9 @@ def _sections(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry,
         line = written[0].line if written else 1
         want = spec.get("count")
         if want is not None and total != want:
-            label = "monster" if name == "monster" else f"{name} card"
             yield _f(deck, line, Severity.ERROR, "deck-section",
-                     f"{name}: {total} {label}{'s' * (total != 1)}; it must be exactly {want}")
-        where = spec.get("where")
-        if where:
-            for e, c in entries:
-                if not matches(where, c.data):
-                    yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section",
-                             f"'{c.name}' cannot be the {name} ({_describe(where)})")
+                     f"{name}: {total} card{'s' * (total != 1)}; it must be exactly {want}")
+        yield from _outside(deck, entries, spec.get("where"), f"the {name}")
 
 
 def _character(deck: DeckList, spec: dict[str, Any], resolved: list[tuple[Entry, Card]],

@@ -4,8 +4,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ..check import check_game
-from ..errors import CardgenError, sort_findings
+from ..errors import CardgenError
 from ..output import write_atomic
 from ..render.face import PreparedFace
 from ..render.studio import open_studio
@@ -15,10 +14,8 @@ from .page import GalleryResult, write_gallery
 
 def build_gallery(ws: Workspace, game: str, out: Path | None = None, live: bool = False, version: str = "",
                   prepared: dict[str, PreparedFace] | None = None) -> GalleryResult:
-    check = check_game(ws, game)
-    studio = open_studio(ws, game, check, prepared)
-    findings = sort_findings(set(check.findings) | set(studio.face_findings()))
-    return write_gallery(studio, findings, out or ws.output_dir(game) / "gallery", live, version)
+    studio = open_studio(ws, game, None, prepared)
+    return write_gallery(studio, studio.all_findings(), out or ws.output_dir(game) / "gallery", live, version)
 
 
 def write_error_page(out: Path, game: str, error: str, version: str) -> Path:
@@ -39,7 +36,5 @@ def error_text(exc: Exception) -> str:
 def run_report(ws: Workspace, game: str, out: Path | None = None) -> Path:
     from .report import build_report
 
-    check = check_game(ws, game)
-    studio = open_studio(ws, game, check)
-    findings = sort_findings(set(check.findings) | set(studio.face_findings()))
-    return build_report(studio, findings, out or ws.output_dir(game) / "report")
+    studio = open_studio(ws, game)
+    return build_report(studio, studio.all_findings(), out or ws.output_dir(game) / "report")
