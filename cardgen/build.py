@@ -8,7 +8,7 @@ from typing import Callable
 from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity
 from .model.card import Card
-from .output import write_atomic
+from .output import Output, write_atomic
 from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
 from .render.raster import Preset, bleed_for, preset, render_pngs
@@ -37,16 +37,6 @@ class SheetOptions:
     calibration: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm
     out: Path | None = None
-
-
-@dataclass
-class Output:
-    path: Path
-    what: str
-
-    @property
-    def size(self) -> int:
-        return self.path.stat().st_size if self.path.is_file() else 0
 
 
 @dataclass

@@ -3,9 +3,22 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CardgenError
+
+
+@dataclass
+class Output:
+    """A file (or folder) a job wrote, and what it is, for the closing summary."""
+
+    path: Path
+    what: str
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size if self.path.is_file() else 0
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:

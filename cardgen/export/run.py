@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build import Output
+from ..output import Output
 from ..errors import CardgenError, did_you_mean
 from ..output import write_atomic
 from ..render.studio import Studio, open_studio

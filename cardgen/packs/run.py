@@ -5,10 +5,9 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build import Output, SheetOptions, sheet_bytes
 from ..check import check_game
 from ..errors import CardgenError
-from ..output import write_atomic
+from ..output import Output, write_atomic
 from ..workspace import Workspace
 from . import report
 from .deal import Deal, deal
@@ -95,6 +94,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
 
 
 def _pack_sheets(ws: Workspace, game: str, d: Deal) -> bytes:
+    from ..build import SheetOptions, sheet_bytes  # the renderer is loaded only when sheets are asked for
     from ..render.studio import open_studio
 
     studio = open_studio(ws, game)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build import JobResult, Output
+from ..build import JobResult
+from ..output import Output
 from ..output import write_atomic
 from ..render.studio import Studio
 from ..workspace import Workspace
