@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import Finding, Severity, did_you_mean
+from .errors import Finding
 from .model.card import Card, Catalog
 from .model.game import GameModel, RarityCount
 from .validate.setwide import assign_groups
@@ -37,17 +37,12 @@ def print_run(catalog: Catalog, model: GameModel) -> list[tuple[Card, int]]:
 
 def deck_copies(path: Path, shown: str, catalog: Catalog) -> tuple[list[tuple[Card, int]], list[Finding]]:
     """Every card a deck list names (any format, every section), with its count, for printing."""
+    from .decks.check import resolve
     from .decks.reader import read_deck
 
-    deck = read_deck(path, shown)
+    resolved, findings = resolve(read_deck(path, shown), catalog)
     out: dict[str, list] = {}
-    findings: list[Finding] = []
-    names = [c.name for c in catalog if c.name]
-    for e in deck.entries:
-        card = catalog.find(e.name)
-        if card is None:
-            findings.append(Finding(shown, e.line, 1, Severity.ERROR, "deck-unknown-card", None,
-                                    f"no card named '{e.name}'", did_you_mean(e.name, names)))
-        elif e.count > 0:
+    for e, card in resolved:
+        if e.count > 0:
             out.setdefault(card.id, [card, 0])[1] += e.count
     return [(card, n) for card, n in out.values()], findings

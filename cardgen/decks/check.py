@@ -22,16 +22,7 @@ def _f(deck: DeckList, line: int, severity: Severity, code: str, message: str, h
 
 def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[str] | None = None) -> list[Finding]:
     rules: dict[str, Any] = dict(model.deck or {})
-    out: list[Finding] = []
-    names = [c.name for c in catalog if c.name]
-    resolved: list[tuple[Entry, Card]] = []
-    for e in deck.entries:
-        card = catalog.find(e.name)
-        if card is None:
-            out.append(_f(deck, e.line, Severity.ERROR, "deck-unknown-card", f"no card named '{e.name}' in {model.name}",
-                          did_you_mean(e.name, names)))
-        else:
-            resolved.append((e, card))
+    resolved, out = resolve(deck, catalog, model.name)
     if not deck.entries:
         out.append(_f(deck, 1, Severity.ERROR, "deck-empty", "the deck list names no cards"))
     out += list(_main_rules(deck, rules, resolved))
@@ -41,6 +32,23 @@ def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[st
     if pool is not None:
         out += list(_from_pool(deck, resolved, pool, rules))
     return sorted(out, key=lambda f: (f.line, f.code))
+
+
+def resolve(deck: DeckList, catalog: Catalog, game: str | None = None) -> tuple[list[tuple[Entry, Card]],
+                                                                              list[Finding]]:
+    """Each entry's card, and a finding (with a did-you-mean) for each name the game does not have."""
+    names = [c.name for c in catalog if c.name]
+    resolved: list[tuple[Entry, Card]] = []
+    findings: list[Finding] = []
+    for e in deck.entries:
+        card = catalog.find(e.name)
+        if card is None:
+            where = f" in {game}" if game else ""
+            findings.append(_f(deck, e.line, Severity.ERROR, "deck-unknown-card", f"no card named '{e.name}'{where}",
+                               did_you_mean(e.name, names)))
+        else:
+            resolved.append((e, card))
+    return resolved, findings
 
 
 def _main_entries(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> list[tuple[Entry, Card]]:
