@@ -1,176 +1,20 @@
 """The pipeline in one place: load and check everything, plan the outputs, then write them atomically."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable
+from dataclasses import dataclass
 
-from .copies import deck_copies, print_run
-from .errors import CardgenError, Finding, Severity
-from .model.card import Card
-from .output import Output, write_atomic
-from .render.face import PreparedFace
-from .render.pdfsheets import write_sheets
-from .render.raster import Preset, bleed_for, preset, render_pngs
-from .render.sheets import SheetSpec, plan_sheets
-from .render.studio import Studio, open_studio, save_disk_cache, with_disk_cache
-from .units import PAPERS, UnitError, length, size
+from .output import JobResult, Output, write_atomic
+from .printing import (
+    PngOptions,
+    Progress,
+    SheetOptions,
+    _quiet,
+    choose_cards,
+    export_pngs,
+    sheet_bytes,
+)
+from .project import open_studio, save_disk_cache, with_disk_cache
 from .workspace import Workspace
-
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
-
-
-def _quiet(stage: str, done: int, total: int) -> None:
-    pass
-
-
-@dataclass
-class SheetOptions:
-    paper: str = "a4"
-    copies: str = "collation"  # "one", "collation" or "deck"
-    deck: Path | None = None
-    duplex: str = "long"
-    layout: str = "shared-cut"
-    bleed: str | None = None  # default: the template's
-    crop_marks: bool = True
-    only: str | None = None
-    calibration: bool = False
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm
-    out: Path | None = None
-
-
-@dataclass
-class JobResult:
-    outputs: list[Output] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
-def paper_size(name: str) -> tuple[float, float]:
-    key = name.lower()
-    if key in PAPERS:
-        return PAPERS[key]
-    try:
-        return size(name)
-    except UnitError as exc:
-        raise CardgenError(f"--paper: {exc}") from exc
-
-
-def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, int]], list[Finding]]:
-    keep = studio.selector(opts.only)
-    findings: list[Finding] = []
-    if opts.copies == "one":
-        seen: set[str] = set()
-        chosen = []
-        for card in studio.cards:
-            if card.id not in seen and studio.faces.for_card(card) is not None:
-                seen.add(card.id)
-                chosen.append((card, 1))
-    elif opts.copies == "collation":
-        chosen = print_run(studio.check.catalog, studio.model)
-    elif opts.copies == "deck":
-        if opts.deck is None:
-            raise CardgenError("--copies deck needs a deck list file: --copies deck FILE")
-        chosen, findings = deck_copies(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog)
-        if any(f.severity is Severity.ERROR for f in findings):
-            raise CardgenError("the deck list names cards that do not exist:\n  "
-                               + "\n  ".join(f.format() for f in findings))
-    else:
-        raise CardgenError(f"--copies must be one, collation or deck, not '{opts.copies}'")
-    return [(c, n) for c, n in chosen if keep(c)], findings
-
-
-def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],
-                groups: list[tuple[str, int]] | None = None, progress: Progress = _quiet) -> tuple[bytes, int, str]:
-    """Render print sheets for (card, copies) pairs; returns (PDF bytes, sheets, a one-line description)."""
-    if opts.duplex not in ("long", "short", "none"):
-        raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")
-    if opts.layout not in ("gutter", "shared-cut"):
-        raise CardgenError(f"--layout must be gutter or shared-cut, not '{opts.layout}'")
-    if not chosen and not opts.calibration:
-        raise CardgenError("no cards to print (check --only, --copies and the collation)")
-    bleed = None
-    if opts.bleed is not None:
-        try:
-            bleed = length(opts.bleed)
-        except UnitError as exc:
-            raise CardgenError(f"--bleed: {exc}") from exc
-    fronts: dict[str, PreparedFace] = {}
-    backs: dict[str, PreparedFace] = {}
-    items: list[tuple[str, str, str | None]] = []
-    total = len(chosen)
-    for i, (card, count) in enumerate(chosen):
-        front, back = studio.prepare(card, bleed)
-        fronts[front.key] = front
-        if back is not None:
-            backs[back.key] = back
-        items.extend([(card.id, front.key, back.key if back else None)] * count)
-        progress("faces", i + 1, total)
-    template = studio.faces.rules[0].front
-    spec = SheetSpec(paper_size(opts.paper), template.size, template.bleed if bleed is None else bleed,
-                     opts.layout, crop_marks=opts.crop_marks, duplex=opts.duplex,
-                     back_offset=(length(f"{opts.back_offset[0]}mm"), length(f"{opts.back_offset[1]}mm")),
-                     calibration=opts.calibration)
-    plan = plan_sheets(items, spec, groups)
-    title = f"{studio.model.name} print sheets"
-    pdf = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs)
-    described = (f"{len(items)} cards ({len(fronts)} designs) on {plan.sheets} sheet{'s' * (plan.sheets != 1)} "
-                 f"of {plan.grid.cols} x {plan.grid.rows}, {opts.paper}, {opts.layout}"
-                 + (f", duplex {opts.duplex}-edge" if opts.duplex != "none" else ""))
-    return pdf, plan.sheets, described
-
-
-def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = _quiet) -> JobResult:
-    # gather everything first ...
-    studio = with_disk_cache(open_studio(ws, game))
-    chosen, findings = choose_cards(studio, opts)
-    pdf, _, described = sheet_bytes(studio, opts, chosen, progress=progress)
-    # ... then write
-    name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
-    if name is None:
-        name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
-    path = opts.out or ws.output_dir(game) / name
-    write_atomic(path, pdf)
-    result = JobResult([Output(path, described)], studio.face_findings() + findings)
-    save_disk_cache(studio)
-    return result
-
-
-@dataclass
-class PngOptions:
-    dpi: int = 300
-    preset: str | None = None
-    out: Path | None = None
-    only: str | None = None
-
-
-def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progress = _quiet) -> JobResult:
-    """One PNG per unique face (fronts, then each back), named by card id."""
-    if not 36 <= opts.dpi <= 1200:
-        raise CardgenError(f"--dpi must be between 36 and 1200, not {opts.dpi}")
-    p: Preset | None = preset(opts.preset) if opts.preset else None
-    keep = studio.selector(opts.only)
-    bleed = None
-    if p is not None:
-        template = studio.faces.rules[0].front
-        bleed = bleed_for(p, template.size)[1]
-    named: dict[str, PreparedFace] = {}
-    seen: set[str] = set()
-    for card in studio.cards:
-        if card.id in seen or studio.faces.for_card(card) is None or not keep(card):
-            continue
-        seen.add(card.id)
-        front, back = studio.prepare(card, bleed)
-        named[card.id] = front
-        if back is not None:
-            named.setdefault(f"back-{back.template.name}", back)
-    faces = list(named.values())
-    result = JobResult()
-    for i, (name, png) in enumerate(zip(named, render_pngs(faces, studio.fonts, studio.model, dpi=opts.dpi, p=p))):
-        path = write_atomic(out_dir / f"{name}.png", png)
-        result.outputs.append(Output(path, name))
-        progress("png", i + 1, len(faces))
-    return result
 
 
 @dataclass

@@ -12,7 +12,7 @@ from .errors import CardgenError, Finding, Severity
 from .workspace import Workspace
 
 if TYPE_CHECKING:
-    from .build import JobResult
+    from .output import JobResult
 
 T = TypeVar("T")
 COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -83,7 +83,7 @@ def _ws(ctx: click.Context) -> Workspace:
 def validate(ctx: click.Context, game: str, fmt: str, strict: bool) -> None:
     """Report everything wrong with GAME's model and cards, like a compiler."""
     from .check import check_game, findings_json, findings_summary, summary_line
-    from .render.studio import fit_findings
+    from .project import fit_findings
 
     ws = _ws(ctx)
     result = _run(lambda: check_game(ws, game, extra=fit_findings, progress=_progress()))
@@ -192,7 +192,7 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str, deck_file: Pa
            layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
            back_offset: str, out: Path | None) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
-    from .build import SheetOptions, run_sheets
+    from .printing import SheetOptions, run_sheets
 
     ws = _ws(ctx)
     opts = SheetOptions(paper, copies, deck_file, duplex, layout, bleed, crop_marks, only, calibration,
@@ -226,9 +226,9 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
         for note in notes:
             click.echo(f"  {note}", err=True)
         return
-    from .build import PngOptions, export_pngs
+    from .printing import PngOptions, export_pngs
+    from .project import open_studio
     from .render.raster import preset as get_preset
-    from .render.studio import open_studio
 
     if preset:
         _run(lambda: get_preset(preset))

@@ -5,9 +5,7 @@ from pathlib import Path
 
 from .errors import Finding
 from .model.card import Card, Catalog
-from .model.game import GameModel, RarityCount
-from .validate.setwide import assign_groups
-
+from .model.game import GameModel, RarityCount, assign_groups
 
 
 def collation_copies(model: GameModel, card: Card, group_rarities: dict[str, RarityCount],

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CardgenError
+from .errors import CardgenError, Finding
 
 
 @dataclass
@@ -19,6 +19,15 @@ class Output:
     @property
     def size(self) -> int:
         return self.path.stat().st_size if self.path.is_file() else 0
+
+
+@dataclass
+class JobResult:
+    """What a job made (outputs), what it found (findings) and what the user should know (notes)."""
+
+    outputs: list[Output] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:

@@ -96,7 +96,7 @@ def test_validator_reports_the_seeds_real_problems(result) -> None:
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
 def test_docs_summary_is_current(game: str) -> None:
     from cardgen.check import check_game, findings_summary
-    from cardgen.render.studio import fit_findings
+    from cardgen.project import fit_findings
 
     result = check_game(Workspace.find(REPO), game, extra=fit_findings)
     expected = findings_summary(result, f"cardgen validate {game} --format summary")

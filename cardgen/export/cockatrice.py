@@ -4,9 +4,17 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from ..model.cost import parse_cost
+from ..project import Studio
 from ..render.raster import render_pngs
-from ..render.studio import Studio
-from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of, safe_stem, stats_of
+from .common import (
+    ExportFile,
+    ExportItem,
+    ExportResult,
+    card_type_line,
+    cost_of,
+    safe_stem,
+    stats_of,
+)
 
 
 def set_code(studio: Studio) -> str:

@@ -5,11 +5,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build import SheetOptions, choose_cards
 from ..errors import CardgenError
 from ..model.card import Card
+from ..printing import SheetOptions, choose_cards
+from ..project import Studio
 from ..render.face import PreparedFace
-from ..render.studio import Studio
 
 WINDOWS_FORBIDDEN = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 

@@ -5,8 +5,8 @@ import json
 
 from ..errors import CardgenError
 from ..packs.spec import load_format
+from ..project import Studio
 from ..render.raster import render_pngs
-from ..render.studio import Studio
 from .common import ExportFile, ExportResult, card_type_line, cost_of, stats_of
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
+from ..project import Studio
 from ..render.pdfsheets import define_forms, new_canvas
 from ..render.raster import preset, render_pngs
-from ..render.studio import Studio
 from ..units import length
 from .common import ExportFile, ExportItem, ExportResult
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..output import Output
 from ..errors import CardgenError, did_you_mean
-from ..output import write_atomic
-from ..render.studio import Studio, open_studio
+from ..output import Output, write_atomic
+from ..project import Studio, open_studio
 from ..workspace import Workspace
 from .common import ExportResult, items_for
 

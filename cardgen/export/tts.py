@@ -6,8 +6,8 @@ import json
 
 from PIL import Image
 
+from ..project import Studio
 from ..render.raster import render_pngs
-from ..render.studio import Studio
 from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of
 
 COLS, ROWS = 10, 7

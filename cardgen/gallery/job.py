@@ -6,8 +6,8 @@ from pathlib import Path
 
 from ..errors import CardgenError
 from ..output import write_atomic
+from ..project import open_studio
 from ..render.face import PreparedFace
-from ..render.studio import open_studio
 from ..workspace import Workspace
 from .page import GalleryResult, write_gallery
 

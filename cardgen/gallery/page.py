@@ -11,8 +11,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from ..errors import Finding, count
 from ..model.cost import parse_cost
 from ..output import write_atomic
+from ..project import Studio
 from ..render.raster import render_pngs
-from ..render.studio import Studio
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
 BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}

@@ -2,43 +2,18 @@
 from __future__ import annotations
 
 import html
-import io
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 from ..errors import Finding
 from ..model.cost import parse_cost
+from ..model.game import assign_groups
 from ..output import write_atomic
-from ..render.studio import Studio
-from ..validate.setwide import assign_groups
+from ..plots import figure_png, pyplot
+from ..project import Studio
 
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b7791f", "info": "#2b6cb0"}
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import font_manager
-    import matplotlib.pyplot as plt
-
-    bundled = Path(__file__).resolve().parents[2] / "fonts"
-    for name in ("Lato-Regular", "Lato-Bold"):
-        if (bundled / f"{name}.ttf").is_file():
-            font_manager.fontManager.addfont(str(bundled / f"{name}.ttf"))
-    plt.rcParams.update({"font.family": "Lato", "font.size": 9, "axes.spines.top": False,
-                         "axes.spines.right": False, "svg.hashsalt": "cardgen"})
-    return plt
-
-
-def _png(fig) -> bytes:  # type: ignore[no-untyped-def]
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return buf.getvalue()
 
 
 def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
@@ -46,7 +21,7 @@ def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
 
 
 def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
-    plt = _plt()
+    plt = pyplot()
     cards = list({c.id: c for c in studio.cards}.values())
     model = studio.model
     cfield, kfield = model.role_field("faction"), model.role_field("kind")
@@ -74,7 +49,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.set_xticks(range(top + 1))
         ax.legend(frameon=False, ncol=4, fontsize=8)
         ax.set_title("Cost curve by faction")
-        figures.append(("cost-curve", "How many designs cost how much, per faction", _png(fig)))
+        figures.append(("cost-curve", "How many designs cost how much, per faction", figure_png(fig)))
 
     # 2. stats against cost
     stats = model.role_fields("attack") + model.role_fields("health")
@@ -90,7 +65,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
             ax.set_xlabel("cost")
             ax.set_ylabel(studio.model.fields[s].label or s)
             ax.set_title(f"{studio.model.fields[s].label or s} against cost")
-        figures.append(("stats", "Stats against cost (one dot per design; colour = faction)", _png(fig)))
+        figures.append(("stats", "Stats against cost (one dot per design; colour = faction)", figure_png(fig)))
 
     # 3. rarity and kind mix per faction, against the collation
     groups = assign_groups(studio.check.catalog, studio.model.collation)
@@ -116,7 +91,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.set_ylabel("designs")
         ax.set_title("Designs per rarity against the collation (black bars: expected)")
         ax.legend(frameon=False, fontsize=8)
-        figures.append(("rarity", "Rarity mix per collation group, against what the collation expects", _png(fig)))
+        figures.append(("rarity", "Rarity mix per collation group, against what the collation expects", figure_png(fig)))
     if kfield and cfield:
         mix: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cards:
@@ -135,7 +110,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.set_ylabel("designs")
         ax.set_title("Kinds per faction (aliases counted as their kind)")
         ax.legend(frameon=False, fontsize=7, ncol=2)
-        figures.append(("kinds", "Kinds per faction", _png(fig)))
+        figures.append(("kinds", "Kinds per faction", figure_png(fig)))
 
     # 4. keyword usage
     words = Counter()
@@ -148,7 +123,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.barh([k for k, _ in items], [v for _, v in items], color="#6b3fa0")
         ax.set_xlabel("cards whose text uses it")
         ax.set_title("Glossary keywords in use")
-        figures.append(("keywords", "How many cards use each glossary keyword", _png(fig)))
+        figures.append(("keywords", "How many cards use each glossary keyword", figure_png(fig)))
 
     # 5. open findings by category
     by_code = Counter((str(f.severity), f.code) for f in findings)
@@ -158,7 +133,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.barh([c for (_, c), _ in items], [v for _, v in items], color=[SEVERITY_COLOURS[s] for (s, _), _ in items])
         ax.set_xlabel("findings")
         ax.set_title("Open findings by category (red: errors, amber: warnings, blue: info)")
-        figures.append(("findings", "Open findings by category", _png(fig)))
+        figures.append(("findings", "Open findings by category", figure_png(fig)))
 
     for name, _, png in figures:
         write_atomic(out / f"{name}.png", png)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..yamlio import Loc
+from .card import Catalog
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
 # what a field means to the tools that summarise cards (exports, report, draft bots, type lines)
@@ -212,3 +213,8 @@ def matches(where: dict[str, Any], data: dict[str, Any]) -> bool:
         if ok == negate:
             return False
     return True
+
+
+def assign_groups(catalog: Catalog, groups: list[CollationGroup]) -> dict[int, CollationGroup | None]:
+    """Each card's collation group by catalog position: the first whose `where` it matches, else None."""
+    return {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import math
 
-from ..gallery.report import _plt, _png
+from ..plots import figure_png, pyplot
 from .stats import Stats
 
 
 def stats_png(stats: Stats) -> bytes:
-    plt = _plt()
+    plt = pyplot()
     ids = [i for i in stats.expected if stats.expected[i] > 0]
     z = [(stats.observed.get(i, 0) - stats.expected[i]) / math.sqrt(stats.expected[i]) for i in ids]
     panels = 3 if stats.by_round else 2
@@ -44,4 +44,4 @@ def stats_png(stats: Stats) -> bytes:
         ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.suptitle(f"{stats.format} ({stats.mode}): {stats.trials} {'packs' if stats.mode == 'slots' else 'pods'}",
                  fontsize=10, y=1.08)
-    return _png(fig)
+    return figure_png(fig)

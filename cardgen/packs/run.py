@@ -94,8 +94,11 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
 
 
 def _pack_sheets(ws: Workspace, game: str, d: Deal) -> bytes:
-    from ..build import SheetOptions, sheet_bytes  # the renderer is loaded only when sheets are asked for
-    from ..render.studio import open_studio
+    from ..printing import (  # the renderer is loaded only when sheets are asked for
+        SheetOptions,
+        sheet_bytes,
+    )
+    from ..project import open_studio
 
     studio = open_studio(ws, game)
     by_id = studio.check.catalog.by_id()

@@ -10,8 +10,7 @@ from typing import Any
 from ..copies import print_run
 from ..errors import CardgenError, did_you_mean
 from ..model.card import Card, Catalog
-from ..model.game import GameModel, matches
-from ..validate.setwide import assign_groups
+from ..model.game import GameModel, assign_groups, matches
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Turn one card and one template into a prepared face (resolved elements, fitted text, findings), and draw it."""
+"""Turn one card and one template into a prepared face: resolved elements, fitted text, findings."""
 from __future__ import annotations
 
 import hashlib
@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor, toColor
-from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import Finding, Severity
 from ..model.card import Card
@@ -212,16 +211,6 @@ def _colour(value: str | None, default: str | None) -> Color | None:
         return toColor(value)
     except ValueError:
         return toColor(default) if default else None
-
-
-def draw_face(c: Canvas, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
-    """Draw a prepared face with the bleed box's lower-left corner at the current origin."""
-    from .paint import paint_op
-
-    for op in face.ops:
-        c.saveState()
-        paint_op(c, op, face, fonts, model)
-        c.restoreState()
 
 
 def symbol_colours(model: GameModel, letter: str) -> tuple[Color, Color]:

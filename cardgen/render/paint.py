@@ -255,3 +255,11 @@ def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
     dw, dh = iw * scale, ih * scale
     c.drawImage(op.props["path"], x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+
+
+def draw_face(c: Canvas, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    """Draw a prepared face with the bleed box's lower-left corner at the current origin."""
+    for op in face.ops:
+        c.saveState()
+        paint_op(c, op, face, fonts, model)
+        c.restoreState()

@@ -4,17 +4,26 @@ from __future__ import annotations
 import io
 from typing import Mapping
 
-from reportlab.lib.colors import HexColor, black, white
 from reportlab import rl_config
+from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
 from ..model.game import GameModel
 from ..units import to_mm
-from .face import PreparedFace, draw_face
+from .face import PreparedFace
 from .fonts import FontSet
-from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, SheetPlan, SheetSpec, back_slot, crop_marks
+from .paint import draw_face
+from .sheets import (
+    MARK_WIDTH,
+    MM,
+    PRINTER_MARGIN,
+    SheetPlan,
+    SheetSpec,
+    back_slot,
+    crop_marks,
+)
 
 LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding
 from ..model.card import slug
-from ..render.studio import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book

@@ -8,12 +8,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..output import write_atomic
+from ..project import Studio
 from ..render.raster import render_pngs
-from ..render.studio import Studio
 from .source import Chapter
 
 DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")

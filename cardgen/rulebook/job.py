@@ -3,10 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build import JobResult
-from ..output import Output
-from ..output import write_atomic
-from ..render.studio import Studio
+from ..output import JobResult, Output, write_atomic
+from ..project import Studio
 from ..workspace import Workspace
 from .booklet import impose
 from .build import build_rulebook

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..errors import Finding, Severity
 from ..model.card import Card, Catalog
-from ..model.game import CollationGroup, NumberPrefix, matches
+from ..model.game import NumberPrefix, assign_groups, matches
 from . import Context, set_check
 
 
@@ -133,11 +133,6 @@ def _totals_and_gaps(ctx: Context, spec: NumberPrefix, entries: list[tuple[Card,
         extra = f"; {pending} card(s) still numbered '{unassigned}'" if pending else ""
         yield ctx.at_model(spec.loc, severity, "number-gaps",
                            f"prefix '{spec.prefix}': {len(missing)} of 1-{top} unused ({_compact(missing)}){extra}")
-
-
-def assign_groups(catalog: Catalog, groups: list[CollationGroup]) -> dict[int, CollationGroup | None]:
-    """Each card's collation group by catalog position: the first whose `where` it matches, else None."""
-    return {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}
 
 
 def selected_fields(where: dict[str, object]) -> set[str]:

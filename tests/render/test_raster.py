@@ -6,10 +6,10 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from cardgen.build import PngOptions, export_pngs
 from cardgen.errors import CardgenError
+from cardgen.printing import PngOptions, export_pngs
+from cardgen.project import open_studio
 from cardgen.render.raster import render_pngs
-from cardgen.render.studio import open_studio
 from cardgen.workspace import Workspace
 
 from ..conftest import FIXTURE_WS, TESTS

@@ -6,10 +6,10 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from cardgen.build import SheetOptions, choose_cards, sheet_bytes
 from cardgen.errors import CardgenError
+from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project import open_studio
 from cardgen.render.sheets import MM, SheetSpec, back_slot, crop_marks, plan_grid
-from cardgen.render.studio import open_studio
 from cardgen.units import CARD_SIZES, PAPERS
 from cardgen.workspace import Workspace
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.render.studio import open_studio
+from cardgen.project import open_studio
 from cardgen.render.template import context, load_template
 from cardgen.workspace import Workspace, load_game
 

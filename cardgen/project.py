@@ -1,4 +1,4 @@
-"""Turn a workspace and a game into a Studio: model, cards, templates, fonts and face renderer, loaded once."""
+"""Turn a workspace and a game into a Studio (the loaded project): model, cards, findings, templates, fonts, renderer."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,14 +7,14 @@ from typing import Callable
 from jinja2 import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from ..check import CheckResult, check_game
-from ..errors import CardgenError, Finding, sort_findings
-from ..model.card import Card
-from ..workspace import LoadedGame, Workspace
-from .face import FaceRenderer, PreparedFace
-from .faces import FaceSet, load_faces
-from .fonts import FontSet
-from .template import card_view
+from .check import CheckResult, check_game
+from .errors import CardgenError, Finding, sort_findings
+from .model.card import Card
+from .render.face import FaceRenderer, PreparedFace
+from .render.faces import FaceSet, load_faces
+from .render.fonts import FontSet
+from .render.template import card_view
+from .workspace import LoadedGame, Workspace
 
 
 @dataclass
@@ -102,7 +102,7 @@ def open_studio(ws: Workspace, game: str, check: CheckResult | None = None,
 
 def with_disk_cache(studio: Studio) -> Studio:
     """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see render.facecache)."""
-    from .facecache import FaceCache
+    from .render.facecache import FaceCache
 
     studio.renderer.store = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
     return studio
@@ -117,7 +117,7 @@ def fit_findings(loaded: LoadedGame) -> list[Finding]:
     """Findings only the renderer can see (text that overflows, missing glyphs, art, template errors)."""
     if loaded.model is None:
         return []
-    from ..errors import Severity
+    from .errors import Severity
 
     folder = loaded.workspace.templates_dir(loaded.game)
     if not folder.is_dir():  # a game may be data only for now: nothing to print, so nothing wrong with faces

@@ -1,0 +1,93 @@
+"""The import graph of cardgen/ points down the pipeline: no cycles, and the lower layers never import the upper."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "cardgen"
+
+
+def import_graph() -> dict[str, set[str]]:
+    mods: dict[str, Path] = {}
+    for f in PKG.rglob("*.py"):
+        name = ".".join(("cardgen",) + f.relative_to(PKG).with_suffix("").parts)
+        mods[name.removesuffix(".__init__")] = f
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for m, f in mods.items():
+        pkg = m if f.name == "__init__.py" else m.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    mod = node.module or ""
+                targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            for t in targets:
+                while t and t not in mods:
+                    t = t.rsplit(".", 1)[0] if "." in t else ""
+                if t and t != m and not m.startswith(t + "."):
+                    edges[m].add(t)
+    return edges
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycles() -> None:
+    cycle = find_cycle(import_graph())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+LOWER = {  # a layer never imports the ones above it
+    "cardgen.errors": {"cardgen.model", "cardgen.render", "cardgen.validate", "cardgen.project", "cardgen.build"},
+    "cardgen.model": {"cardgen.render", "cardgen.validate", "cardgen.project", "cardgen.build", "cardgen.packs",
+                      "cardgen.export", "cardgen.rulebook", "cardgen.gallery", "cardgen.printing", "cardgen.cli"},
+    "cardgen.render": {"cardgen.validate", "cardgen.project", "cardgen.build", "cardgen.packs", "cardgen.export",
+                       "cardgen.rulebook", "cardgen.gallery", "cardgen.printing", "cardgen.cli", "cardgen.check"},
+    "cardgen.validate": {"cardgen.render", "cardgen.project", "cardgen.build", "cardgen.packs", "cardgen.export",
+                         "cardgen.rulebook", "cardgen.gallery", "cardgen.printing", "cardgen.cli"},
+    "cardgen.project": {"cardgen.build", "cardgen.packs", "cardgen.export", "cardgen.rulebook", "cardgen.gallery",
+                        "cardgen.printing", "cardgen.cli"},
+}
+
+
+def test_layers_point_down() -> None:
+    edges = import_graph()
+    wrong = []
+    for mod, targets in edges.items():
+        for layer, above in LOWER.items():
+            if mod == layer or mod.startswith(layer + "."):
+                wrong += [f"{mod} -> {t}" for t in targets if any(t == a or t.startswith(a + ".") for a in above)]
+    assert not wrong, wrong
