@@ -13,7 +13,7 @@ from .printing import (
     export_pngs,
     sheet_bytes,
 )
-from .project import open_studio, save_disk_cache, with_disk_cache
+from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .workspace import Workspace
 
 
@@ -24,6 +24,8 @@ class BuildOptions:
     dpi: int = 300
     rulebook: bool = True
     exports: tuple[str, ...] = ()
+    players: int | None = None  # draft night: default the model's draft.players or what one print run supports
+    seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = _quiet) -> JobResult:
@@ -62,6 +64,10 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         progress("book", 1, 1)
         result.outputs += book.outputs[:1]
         result.findings += book.findings
+    if studio.model.packs:
+        progress("packs", 0, 1)
+        result.outputs += _draft_night(studio, opts, result)
+        progress("packs", 1, 1)
     for target in opts.exports:
         from .export.run import run_export
 
@@ -69,3 +75,27 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         result.outputs.append(Output(ws.output_dir(game) / "export" / target, f"{len(outputs)} files for {target}"))
     save_disk_cache(studio)
     return result
+
+
+def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[Output]:
+    """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
+    from .errors import CardgenError
+    from .packs.deal import deal
+    from .packs.run import capacity, deal_files, default_players, write_deal
+    from .packs.spec import draft_settings, load_format
+
+    model = studio.model
+    try:
+        fmt = load_format(model, studio.check.catalog)
+        seed = opts.seed if opts.seed is not None else draft_settings(model).get("seed", 1)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
+        players = opts.players if opts.players is not None else default_players(fmt, model)
+        d = deal(fmt, studio.game, players, seed)
+        files = deal_files(studio.ws, studio.game, d, studio.check.catalog, model.role_field("faction"),
+                           sheets=True, studio=studio)
+    except CardgenError as exc:
+        result.notes.append(f"packs not dealt: {exc.message}")
+        return []
+    result.notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
+    return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)

@@ -10,6 +10,7 @@ from typing import Callable, Iterator
 from .errors import Finding, Severity, count, sort_findings
 from .model.card import Catalog
 from .model.game import GameModel
+from .packs.spec import format_findings
 from .validate import validate
 from .workspace import LoadedGame, Workspace, load_game
 
@@ -44,6 +45,7 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
         findings = list(loaded.findings)
         if loaded.model is not None:
             findings += validate(loaded.model, loaded.catalog, ws.root)
+            findings += format_findings(loaded.model, loaded.catalog)
     if loaded.model is not None and extra is not None:
         findings += extra(loaded)
     return CheckResult(loaded, sort_findings(set(findings)))

@@ -159,6 +159,8 @@ def _summary(result: "JobResult", ws: Workspace) -> None:
         size = out.size
         shown = f"{size / 1024:,.0f} KB" if size else ""
         click.echo(f"  {ws.shown(out.path):<40} {shown:>9}  {out.what}")
+    for note in result.notes:
+        click.echo(f"  {note}")
     c = count(result.findings)
     if any(c.values()):
         click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
@@ -245,9 +247,11 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
 @click.option("--no-rulebook", is_flag=True, help="Skip the rulebook.")
 @click.option("--exports", default="", help="Comma-separated export targets, e.g. tts,cockatrice (none by default).")
 @click.option("--strict", is_flag=True, help="Also fail when validation finds errors.")
+@click.option("--players", type=int, help="Draft night packs: players (default: the model's, or one print run's).")
+@click.option("--seed", type=int, help="Draft night packs: the seed (default: the model's draft.seed, else 1).")
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
-          strict: bool) -> None:
+          strict: bool, players: int | None, seed: int | None) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/."""
     from .build import BuildOptions, build_game
     from .errors import Severity
@@ -260,8 +264,8 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
         bad = [t for t in targets if t not in TARGETS]
         if bad:
             _fail(CardgenError(f"unknown export target '{bad[0]}' (targets: {', '.join(TARGETS)})"))
-    result = _run(lambda: build_game(ws, game, BuildOptions(paper, not no_png, rulebook=not no_rulebook,
-                                                            exports=targets), _progress()))
+    options = BuildOptions(paper, not no_png, rulebook=not no_rulebook, exports=targets, players=players, seed=seed)
+    result = _run(lambda: build_game(ws, game, options, _progress()))
     click.echo(f"built {game}:")
     _summary(result, ws)
     if strict and any(f.severity is Severity.ERROR for f in result.findings):
@@ -270,7 +274,8 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, default=8, show_default=True)
+@click.option("--players", type=int, help="Default: the model's draft.players, else what one print run supports "
+                                          "(at most 8), else 8.")
 @click.option("--packs-per-player", type=int, help="Default: the model's draft format.")
 @click.option("--seed", type=int, help="Replay a deal; without it a random seed is chosen and printed.")
 @click.option("--print-runs", type=int, default=1, show_default=True, help="Exhaust mode: runs shuffled together.")
@@ -280,7 +285,7 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
 @click.option("--pack-format", "format_name", help="Which of the model's pack formats (default: the first).")
 @click.option("--stats", type=int, metavar="M", help="Generate M packs (slots) or M pods (exhaust) and test fairness.")
 @click.pass_context
-def packs(ctx: click.Context, game: str, players: int, packs_per_player: int | None, seed: int | None,
+def packs(ctx: click.Context, game: str, players: int | None, packs_per_player: int | None, seed: int | None,
           print_runs: int, fmt: str, out: Path | None, sheets: bool, format_name: str | None,
           stats: int | None) -> None:
     """Deal booster packs for GAME from its print run or slot sheets, seeded and replayable."""
@@ -298,19 +303,20 @@ def packs(ctx: click.Context, game: str, players: int, packs_per_player: int | N
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, default=8, show_default=True)
+@click.option("--players", type=int, help="Default: as for 'cardgen packs'.")
 @click.option("--seed", type=int)
+@click.option("--print-runs", type=int, default=1, show_default=True, help="Exhaust mode: runs shuffled together.")
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--pack-format", "format_name")
 @click.pass_context
-def draft(ctx: click.Context, game: str, players: int, seed: int | None, fmt: str, out: Path | None,
-          format_name: str | None) -> None:
+def draft(ctx: click.Context, game: str, players: int | None, seed: int | None, print_runs: int, fmt: str,
+          out: Path | None, format_name: str | None) -> None:
     """Simulate a pod draft of GAME with simple bots: every seat's picks and a pick log."""
     from .packs.run import run_draft
 
     ws = _ws(ctx)
-    result = _run(lambda: run_draft(ws, game, players, seed, fmt, out, format_name))
+    result = _run(lambda: run_draft(ws, game, players, seed, fmt, out, format_name, print_runs))
     click.echo(result.stdout, nl=False)
     for note in result.notes:
         click.echo(note, err=True)

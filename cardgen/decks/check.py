@@ -31,6 +31,13 @@ def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[st
         out += list(_character(deck, rules["character"], resolved, model))
     if pool is not None:
         out += list(_from_pool(deck, resolved, pool, rules))
+    elif rules.get("from_pool") == "draft":
+        out.append(_f(deck, 1, Severity.INFO, "deck-pool-unchecked",
+                      "this game's decks are built from a drafted pool (deck.from_pool: draft), which was not given",
+                      "pass --pool with a draft made by 'cardgen draft --format json', and --seat"))
+    elif rules.get("from_pool") not in (None, "draft"):
+        out.append(_f(deck, 1, Severity.WARNING, "deck-pool-unknown",
+                      f"deck.from_pool is {rules.get('from_pool')!r}; the only pool cardgen knows is 'draft'"))
     return sorted(out, key=lambda f: (f.line, f.code))
 
 

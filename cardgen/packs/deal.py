@@ -11,7 +11,6 @@ from .spec import PackFormat
 
 MAX_PLAYERS = 10_000  # far beyond any event; bounds the memory and time a typo could ask for
 MAX_PRINT_RUNS = 1_000
-RESHUFFLE_EVERY = 1024  # slots mode: a fresh sheet layout every this many packs (marginals are exact for any layout)
 
 
 @dataclass
@@ -112,60 +111,72 @@ def _exhaust(fmt: PackFormat, count: int, runs: int, rng: random.Random,
 
 
 class SlotSampler:
-    """Systematic (print-sheet) sampling: on a sheet of total weight W laid out in a row, k draws are the
-    cards under k points W apart from a random start. A card of weight w is then in the pack with probability
-    exactly k·w/W, and never twice while k·w ≤ W (checked when the format is loaded)."""
+    """Draws slot packs, each independently of every other given the seed, with exact per-card odds.
+
+    For each slot a sheet of total weight W gives `count` = k distinct cards, a card of weight w being in
+    the pack with probability exactly k·w/W (never twice while k·w ≤ W, checked when the format loads):
+    - k = 1: one card by weight;
+    - every weight equal: k cards uniformly without replacement (simple random sampling), so every set of
+      k cards is equally likely;
+    - unequal weights: systematic sampling over a layout shuffled afresh for this pack (the k cards under
+      points W/k apart from a uniform start), whose inclusion probabilities are k·w/W for any layout; the
+      fresh shuffle makes packs independent and gives every pair of cards a positive chance together.
+    Cards of one slot come in random order."""
 
     def __init__(self, fmt: PackFormat, rng: random.Random) -> None:
         self.fmt, self.rng = fmt, rng
         self.variant_weights = [v.weight for v in fmt.variants]
-        self.plans = []  # per variant: [(sheet name, count)]
+        self.plans: list[list[tuple[str, int]]] = []  # per variant: [(sheet name, count)]
         for v in fmt.variants:
             merged: dict[str, int] = {}
             for s in v.slots:
                 merged[s.sheet] = merged.get(s.sheet, 0) + s.count
             self.plans.append(list(merged.items()))
-        self.made = 0
-        self.layouts: dict[str, tuple[list[str], list[int], int]] = {}
-        self._memo: dict[tuple[str, int], list[tuple[str, ...] | None]] = {}
-        self._relayout()
-
-    def _relayout(self) -> None:
-        for name, sheet in self.fmt.sheets.items():
-            order = list(range(len(sheet.cards)))
-            self.rng.shuffle(order)
+        self.sheets: dict[str, tuple[list[str], list[int], list[int], int, bool]] = {}
+        for name, sheet in fmt.sheets.items():
             bounds, acc = [], 0
-            for i in order:
-                acc += sheet.weights[i]
+            for w in sheet.weights:
+                acc += w
                 bounds.append(acc)
-            self.layouts[name] = ([sheet.cards[i].id for i in order], bounds, acc)
-        self._memo = {}
+            self.sheets[name] = ([c.id for c in sheet.cards], list(sheet.weights), bounds, acc,
+                                 len(set(sheet.weights)) == 1)
 
-    def _draw(self, name: str, k: int, start: int) -> tuple[str, ...]:
-        """The k cards under the points start + t·W, t < k (rows k·W long, so cards span k·weight)."""
-        ids, bounds, total = self.layouts[name]
-        return tuple(ids[bisect_right(bounds, (start + t * total) // k)] for t in range(k))
+    def variant(self) -> int:
+        if len(self.plans) == 1:
+            return 0
+        return self.rng.choices(range(len(self.plans)), self.variant_weights)[0]
+
+    def slots(self, variant: int) -> list[tuple[str, list[str]]]:
+        """One pack as (sheet, cards drawn from it) per slot of the given variant."""
+        return [(name, self.draw(name, k)) for name, k in self.plans[variant]]
 
     def pack(self) -> list[str]:
-        if self.made and self.made % RESHUFFLE_EVERY == 0:
-            self._relayout()
-        self.made += 1
-        rng = self.rng
-        plan = self.plans[0] if len(self.plans) == 1 else \
-            self.plans[rng.choices(range(len(self.plans)), self.variant_weights)[0]]
         cards: list[str] = []
-        for name, k in plan:
-            ids, bounds, total = self.layouts[name]
-            if not self.fmt.unique_in_pack:
-                cards.extend(rng.choices(ids, cum_weights=bounds, k=k))
-                continue
-            start = rng.randrange(total)
-            # for one layout a pack is a function of its start: remember each slice once
-            memo = self._memo.get((name, k))
-            if memo is None:
-                memo = self._memo[(name, k)] = [None] * total
-            got = memo[start]
-            if got is None:
-                got = memo[start] = self._draw(name, k, start)
-            cards.extend(got)
+        for name, k in self.plans[self.variant()]:
+            cards += self.draw(name, k)
         return cards
+
+    def draw(self, name: str, k: int) -> list[str]:
+        ids, weights, bounds, total, even = self.sheets[name]
+        rng = self.rng
+        if not self.fmt.unique_in_pack:
+            return rng.choices(ids, cum_weights=bounds, k=k)
+        if k == 1:
+            return [ids[bisect_right(bounds, rng.randrange(total))]]
+        if even:
+            return rng.sample(ids, k)
+        order = rng.sample(range(len(ids)), len(ids))  # a fresh layout for this pack
+        start = rng.randrange(total)  # points at (start + t·W) / k on a row of W, scaled by k to stay whole
+        picked: list[str] = []
+        t, edge = 0, 0
+        point = start
+        for i in order:
+            edge += weights[i] * k
+            while t < k and point < edge:
+                picked.append(ids[i])
+                t += 1
+                point = start + t * total
+            if t == k:
+                break
+        rng.shuffle(picked)
+        return picked

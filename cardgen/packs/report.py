@@ -10,7 +10,7 @@ from .. import __version__
 from ..model.card import Catalog
 from .deal import Deal
 from .draft import DraftResult
-from .stats import Stats
+from .stats import Stats, joint_text
 
 
 def _label(card_id: str, catalog: Catalog, faction: str | None) -> str:
@@ -107,6 +107,8 @@ def stats_text(s: Stats, catalog: Catalog, faction: str | None = None, limit: in
         for rnd, mix in sorted(s.by_round.items()):
             total = sum(mix.values())
             lines.append(f"  {rnd:>5} " + "".join(f"{mix.get(k, 0) / total:>10.1%}" for k in keys))
+    if s.joint is not None:
+        lines += ["", joint_text(s.joint).rstrip()]
     return "\n".join(lines) + "\n"
 
 

@@ -4,21 +4,27 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..check import check_game
 from ..errors import CardgenError
+from ..model.card import Catalog
+from ..model.game import GameModel
 from ..output import Output, write_atomic
 from ..workspace import Workspace
 from . import report
 from .deal import Deal, deal
 from .draft import simulate
-from .spec import load_format
+from .spec import PackFormat, draft_settings, load_format
 from .stats import exhaust_stats, slot_stats
+
+if TYPE_CHECKING:
+    from ..project import Studio
 
 
 @dataclass
 class PackOptions:
-    players: int = 8
+    players: int | None = None  # default: the model's draft.players, or what one print run supports
     packs_per_player: int | None = None
     seed: int | None = None
     print_runs: int = 1
@@ -57,15 +63,18 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
     seed, chosen = choose_seed(opts.seed)
     faction = result.model.role_field("faction")  # type: ignore[union-attr]
     notes = [f"seed {seed}" + (" (chosen at random; replay with --seed " + str(seed) + ")" if chosen else "")]
+    players = opts.players
+    if players is None:
+        players = default_players(fmt, result.model)  # type: ignore[arg-type]
     if opts.stats:
         if not 0 < opts.stats <= 10_000_000:
             raise CardgenError(f"--stats must be between 1 and 10,000,000, not {opts.stats}")
         if fmt.mode == "slots":
-            stats = slot_stats(fmt, opts.stats, seed)
+            stats = slot_stats(fmt, opts.stats, seed, players)
             text = report.stats_text(stats, result.catalog, faction) + "\n" + \
                 report.expected_text(fmt.expected(), result.catalog, faction)
         else:
-            stats = exhaust_stats(fmt, game, opts.players, opts.stats, seed, by_id=result.catalog.by_id())
+            stats = exhaust_stats(fmt, game, players, opts.stats, seed, by_id=result.catalog.by_id())
             text = report.stats_text(stats, result.catalog, faction)
         outputs = []
         if opts.out is not None:
@@ -75,47 +84,86 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.txt", text), "statistics as text"))
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.png", png), "statistics as a picture"))
         return JobOutput(text, notes, outputs)
-    d = deal(fmt, game, opts.players, seed, opts.print_runs, opts.packs_per_player)
-    texts = {"text": report.deal_text(d, result.catalog, faction), "json": report.deal_json(d),
-             "csv": report.deal_csv(d, result.catalog)}
-    pdf = _pack_sheets(ws, game, d) if opts.sheets else None
+    d = deal(fmt, game, players, seed, opts.print_runs, opts.packs_per_player)
+    files = deal_files(ws, game, d, result.catalog, faction, sheets=opts.sheets)
     # ... then write
-    outputs = []
     folder = opts.out or ws.output_dir(game) / "packs"
-    if opts.out is not None:
-        for kind, ext in (("text", "txt"), ("json", "json"), ("csv", "csv")):
-            outputs.append(Output(write_atomic(folder / f"packs-{seed}.{ext}", texts[kind]), f"packs as {kind}"))
-    if pdf is not None:
-        outputs.append(Output(write_atomic(folder / f"packs-{seed}.pdf", pdf), f"{len(d.packs)} packs, one per page"))
+    chosen_files = files if opts.out is not None else {k: v for k, v in files.items() if k == "pdf"}
+    outputs = write_deal(folder, d, chosen_files)
+    notes.append(capacity(fmt, opts.print_runs))
     if fmt.mode == "exhaust":
         notes.append(f"{len(d.packs)} packs dealt from {d.print_runs} print run(s) of {fmt.run_size} cards; "
                      f"{len(d.leftover)} left over")
-    return JobOutput(texts[opts.fmt], notes, outputs)
+    return JobOutput(files[{"text": "txt"}.get(opts.fmt, opts.fmt)][0], notes, outputs)  # type: ignore[arg-type]
 
 
-def _pack_sheets(ws: Workspace, game: str, d: Deal) -> bytes:
+def capacity(fmt: PackFormat, print_runs: int = 1) -> str:
+    """For the organiser: how many players the print run supports."""
+    per_player = fmt.packs_per_player * fmt.pack_size
+    if fmt.mode != "exhaust":
+        return (f"slot packs are drawn from sheets, so any number of players can play; each takes "
+                f"{fmt.packs_per_player} packs of {fmt.pack_size}")
+    most = fmt.run_size * print_runs // per_player
+    runs = "one print run" if print_runs == 1 else f"{print_runs} print runs"
+    return (f"{runs} of {fmt.run_size * print_runs} cards supports up to {most} player{'s' * (most != 1)} "
+            f"({fmt.packs_per_player} packs of {fmt.pack_size} each)")
+
+
+def default_players(fmt: PackFormat, model: GameModel) -> int:
+    """The model's `draft.players`, else as many as one print run supports (exhaust, at most 8), else 8."""
+    players = draft_settings(model).get("players")
+    if isinstance(players, int) and not isinstance(players, bool) and players > 0:
+        return players
+    if fmt.mode == "exhaust":
+        return max(1, min(8, fmt.run_size // (fmt.packs_per_player * fmt.pack_size)))
+    return 8
+
+
+def deal_files(ws: Workspace, game: str, d: Deal, catalog: Catalog, faction: str | None, sheets: bool = False,
+               studio: Studio | None = None) -> dict[str, tuple[str | bytes, str]]:
+    """A deal as text, CSV and JSON (and the printable pack PDF): extension -> (content, what), each naming the seed."""
+    files: dict[str, tuple[str | bytes, str]] = {
+        "txt": (report.deal_text(d, catalog, faction), "packs as text"),
+        "csv": (report.deal_csv(d, catalog), "packs as CSV"),
+        "json": (report.deal_json(d), "packs as JSON"),
+    }
+    if sheets:
+        pdf, pages = _pack_sheets(ws, game, d, studio)
+        files["pdf"] = (pdf, f"{len(d.packs)} packs to print, each starting a new sheet ({pages} sheets)")
+    return files
+
+
+def write_deal(folder: Path, d: Deal, files: dict[str, tuple[str | bytes, str]]) -> list[Output]:
+    return [Output(write_atomic(folder / f"packs-{d.seed}.{ext}", content), what)
+            for ext, (content, what) in files.items()]
+
+
+def _pack_sheets(ws: Workspace, game: str, d: Deal, studio: Studio | None = None) -> tuple[bytes, int]:
     from ..printing import (  # the renderer is loaded only when sheets are asked for
         SheetOptions,
         sheet_bytes,
     )
     from ..project import open_studio
 
-    studio = open_studio(ws, game)
+    studio = studio or open_studio(ws, game)
     by_id = studio.check.catalog.by_id()
     chosen, groups = [], []
     for pack in sorted(d.packs, key=lambda p: (p.player, p.round)):
         for cid in pack.cards:
             chosen.append((by_id[cid], 1))
-        groups.append((f"player {pack.player}, round {pack.round}, pass {pack.direction}", len(pack.cards)))
-    pdf, _, _ = sheet_bytes(studio, SheetOptions(), chosen, groups=groups)
-    return pdf
+        groups.append((f"player {pack.player}, round {pack.round}, pass {pack.direction} · seed {d.seed}",
+                       len(pack.cards)))
+    pdf, sheets, _ = sheet_bytes(studio, SheetOptions(), chosen, groups=groups)
+    return pdf, sheets
 
 
-def run_draft(ws: Workspace, game: str, players: int, seed: int | None, fmt: str, out: Path | None,
-              format_name: str | None = None) -> JobOutput:
+def run_draft(ws: Workspace, game: str, players: int | None, seed: int | None, fmt: str, out: Path | None,
+              format_name: str | None = None, print_runs: int = 1) -> JobOutput:
     result, pack_format = _load(ws, game, format_name)
     seed, chosen = choose_seed(seed)
-    d = deal(pack_format, game, players, seed)
+    if players is None:
+        players = default_players(pack_format, result.model)  # type: ignore[arg-type]
+    d = deal(pack_format, game, players, seed, print_runs)
     draft = simulate(d, result.model, result.catalog)  # type: ignore[arg-type]
     text = report.draft_json(draft) if fmt == "json" else report.draft_csv(draft)
     notes = [f"seed {seed}" + (f" (chosen at random; replay with --seed {seed})" if chosen else "")]

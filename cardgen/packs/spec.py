@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..copies import print_run
-from ..errors import CardgenError, did_you_mean
+from ..errors import CardgenError, Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
 from ..model.game import GameModel, assign_groups, matches
 
@@ -73,6 +73,12 @@ def _fail(message: str, hint: str | None = None) -> CardgenError:
     return CardgenError(message + (f"; {hint}" if hint else ""))
 
 
+FORMAT_KEYS = ("mode", "pack_size", "groups", "exclude_groups", "where", "unique_in_pack", "packs_per_player",
+               "passes", "sheets", "slots", "variants")
+DRAFT_KEYS = ("pack_size", "packs_per_player", "passes", "pool", "players", "seed")
+MAX_PACKS_PER_PLAYER = 100
+
+
 def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> PackFormat:
     """The named pack format (or the model's only/first one), with its pool resolved against the cards."""
     packs: dict[str, Any] = dict(model.packs or {})
@@ -84,11 +90,18 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
     spec = packs[name]
     if not isinstance(spec, dict):
         raise _fail(f"pack format '{name}' must be a mapping")
-    draft = dict(model.draft or {})
+    draft = draft_settings(model)
+    _known(spec, FORMAT_KEYS, f"pack format '{name}'")
     mode = spec.get("mode")
-    fmt = PackFormat(name, str(mode), 0, bool(spec.get("unique_in_pack", True)),
-                     packs_per_player=int(spec.get("packs_per_player", draft.get("packs_per_player", 3))),
-                     passes=[str(p) for p in spec.get("passes", draft.get("passes", ["left"]))])
+    unique = spec.get("unique_in_pack", True)
+    if not isinstance(unique, bool):
+        raise _fail(f"unique_in_pack of '{name}' must be true or false, not {unique!r}")
+    per_player = _positive(spec.get("packs_per_player", draft.get("packs_per_player", 3)),
+                           f"packs_per_player of '{name}'")
+    if per_player > MAX_PACKS_PER_PLAYER:
+        raise _fail(f"packs_per_player of '{name}' must be at most {MAX_PACKS_PER_PLAYER}, not {per_player}")
+    fmt = PackFormat(name, str(mode), 0, unique, packs_per_player=per_player,
+                     passes=_passes(spec.get("passes", draft.get("passes", ["left"])), name))
     run = _selected_run(model, catalog, spec, name)
     if mode == "exhaust":
         fmt.pack_size = _positive(spec.get("pack_size", draft.get("pack_size")), f"'{name}' pack_size")
@@ -97,13 +110,54 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
             raise _fail(f"pack format '{name}' selects no cards")
     elif mode == "slots":
         _slots(fmt, spec, run, model)
+        declared = spec.get("pack_size", draft.get("pack_size"))
+        sizes = sorted({sum(s.count for s in v.slots) for v in fmt.variants})
+        if declared is not None and sizes != [declared]:
+            raise _fail(f"the slots of '{name}' add up to {' or '.join(map(str, sizes))} cards, but its pack_size "
+                        f"is {declared!r}", "make the slot counts add up to the pack size")
     else:
         raise _fail(f"pack format '{name}' has mode {mode!r}; use 'exhaust' or 'slots'")
-    for p in fmt.passes:
-        if p not in ("left", "right"):
-            raise _fail(f"pass direction '{p}' in '{name}' must be left or right")
     fmt.spec_hash = _hash(spec, fmt)
     return fmt
+
+
+def draft_settings(model: GameModel) -> dict[str, Any]:
+    """The model's `draft:` section, its keys checked."""
+    draft = model.draft if isinstance(model.draft, dict) else {}
+    _known(draft, DRAFT_KEYS, "draft")
+    return dict(draft)
+
+
+def _known(spec: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    for key in spec:
+        if key not in keys:
+            raise _fail(f"unknown key '{key}' in {where}", did_you_mean(str(key), list(keys)))
+
+
+def _passes(value: Any, name: str) -> list[str]:
+    passes = [value] if isinstance(value, str) else value
+    if not isinstance(passes, list) or not passes or not all(p in ("left", "right") for p in passes):
+        raise _fail(f"passes of '{name}' must be left, right or a list of them (one per round), not {value!r}")
+    return list(passes)
+
+
+def format_findings(model: GameModel, catalog: Catalog) -> list[Finding]:
+    """Every pack format and the draft settings, loaded as `cardgen packs` would: each problem a located finding."""
+    out: list[Finding] = []
+    packs = model.packs if isinstance(model.packs, dict) else {}
+    try:
+        draft_settings(model)
+    except CardgenError as exc:
+        out.append(Finding(model.file, *model.section_locs.get("draft", (1, 1)), Severity.ERROR, "pack-format",
+                           None, exc.message))
+    for name in packs:
+        try:
+            load_format(model, catalog, name)
+        except CardgenError as exc:
+            loc = packs.key_loc(name) if hasattr(packs, "key_loc") else model.section_locs.get("packs", (1, 1))
+            out.append(Finding(model.file, loc[0], loc[1], Severity.ERROR, "pack-format", None,
+                               exc.message.replace(" (draft)", "")))
+    return out
 
 
 def _positive(value: Any, what: str) -> int:
@@ -116,19 +170,38 @@ def _selected_run(model: GameModel, catalog: Catalog, spec: dict[str, Any], name
     """The print run restricted by the format's `groups` / `exclude_groups` / `where`."""
     known = [g.name for g in model.collation]
     for key in ("groups", "exclude_groups"):
+        if not isinstance(spec.get(key) or [], list):
+            raise _fail(f"{key} of '{name}' must be a list of collation group names, not {spec.get(key)!r}")
         for g in spec.get(key, []) or []:
             if g not in known:
                 raise _fail(f"pack format '{name}' names collation group '{g}', which does not exist",
                             did_you_mean(str(g), known))
     groups = assign_groups(catalog, model.collation)
     keep, drop = set(spec.get("groups") or known), set(spec.get("exclude_groups") or [])
-    where = spec.get("where") or {}
+    where = _where(spec.get("where"), f"pack format '{name}'", model)
+    pool = draft_settings(model).get("pool") or {}
+    if not isinstance(pool, dict) or set(pool) - {"where"}:
+        raise _fail(f"draft.pool must be a mapping with 'where', not {pool!r}")
+    pool_where = _where(pool.get("where"), "draft.pool", model)
     out = []
     for card, copies in print_run(catalog, model):
         group = groups[card.order]
-        if group is not None and group.name in keep and group.name not in drop and matches(where, card.data):
+        if group is not None and group.name in keep and group.name not in drop and matches(where, card.data) \
+                and matches(pool_where, card.data):
             out.append((card, copies))
     return out
+
+
+def _where(value: Any, owner: str, model: GameModel) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(f"'where' of {owner} must be a mapping of field: value, not {value!r}")
+    for key in value:
+        field = str(key)[4:] if str(key).startswith("not ") else str(key)
+        if field not in model.fields:
+            raise _fail(f"'where' of {owner} selects on unknown field '{field}'", did_you_mean(field, list(model.fields)))
+    return dict(value)
 
 
 def _slots(fmt: PackFormat, spec: dict[str, Any], run: list[tuple[Card, int]], model: GameModel) -> None:
@@ -137,7 +210,9 @@ def _slots(fmt: PackFormat, spec: dict[str, Any], run: list[tuple[Card, int]], m
         raise _fail(f"pack format '{fmt.name}' (slots) needs 'sheets'")
     rarities = [t.name for t in model.vocabularies["rarity"].terms] if "rarity" in model.vocabularies else []
     for sname, sspec in sheets.items():
-        where = dict((sspec or {}).get("where") or {})
+        if not isinstance(sspec, dict) or set(sspec) - {"where"}:
+            raise _fail(f"sheet '{sname}' of '{fmt.name}' must be a mapping with 'where', not {sspec!r}")
+        where = _where(sspec.get("where"), f"sheet '{sname}'", model)
         if "rarity" in where and rarities and where["rarity"] not in rarities:
             raise _fail(f"sheet '{sname}' selects rarity '{where['rarity']}', which the model does not have",
                         did_you_mean(str(where["rarity"]), rarities))
@@ -146,10 +221,16 @@ def _slots(fmt: PackFormat, spec: dict[str, Any], run: list[tuple[Card, int]], m
             raise _fail(f"sheet '{sname}' of '{fmt.name}' selects no cards")
         fmt.sheets[sname] = Sheet(sname, [c for c, _ in chosen], [n for _, n in chosen])
     variants = spec.get("variants") or [{"weight": 1, "slots": spec.get("slots") or []}]
+    if not isinstance(variants, list):
+        raise _fail(f"variants of '{fmt.name}' must be a list of {{weight, slots}}")
     for v in variants:
+        if not isinstance(v, dict) or set(v) - {"weight", "slots"} or not isinstance(v.get("slots") or [], list):
+            raise _fail(f"each variant of '{fmt.name}' must be a mapping of weight and a list of slots, not {v!r}")
         slots = []
         for s in v.get("slots") or []:
-            if s.get("sheet") not in fmt.sheets:
+            if not isinstance(s, dict) or set(s) - {"sheet", "count"}:
+                raise _fail(f"each slot of '{fmt.name}' must be a mapping of sheet and count, not {s!r}")
+            if not isinstance(s.get("sheet"), str) or s.get("sheet") not in fmt.sheets:
                 raise _fail(f"a slot of '{fmt.name}' names sheet '{s.get('sheet')}', which does not exist",
                             did_you_mean(str(s.get("sheet")), list(fmt.sheets)))
             slots.append(Slot(s["sheet"], _positive(s.get("count", 1), "slot count")))
