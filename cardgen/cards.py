@@ -24,7 +24,15 @@ def read_cards(game: str, cards_dir: Path, root: Path,
     """Every card of every file, in file order. Bad files and entries become findings; nothing raises."""
     catalog = Catalog(game)
     findings: list[Finding] = []
-    files = card_files(cards_dir)
+    files = []
+    inside = root.resolve()
+    for path in card_files(cards_dir):
+        if path.resolve().is_relative_to(inside):
+            files.append(path)
+        else:  # a symlink out of the workspace: a shared game repository must not read the machine's files
+            findings.append(Finding(path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name, 0, 0,
+                                    Severity.ERROR, "outside-workspace", None,
+                                    "this card file links outside the workspace and is not read"))
     docs = _load_all(files, root)
     for done, (path, doc) in enumerate(zip(files, docs), 1):
         if progress is not None:

@@ -30,6 +30,15 @@ class JobResult:
     notes: list[str] = field(default_factory=list)
 
 
+def inside(folder: Path, relative: str) -> Path:
+    """folder/relative, refused when it would land outside the folder (a hostile name, never a user's choice)."""
+    target = folder / relative
+    base = folder.resolve()
+    if not target.resolve().is_relative_to(base) or Path(relative).is_absolute():
+        raise CardgenError(f"refusing to write '{relative}': it would land outside {folder}")
+    return target
+
+
 def write_atomic(path: Path, data: bytes | str) -> Path:
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ from typing import Callable
 
 from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity
-from .model.card import Card
-from .output import JobResult, Output, write_atomic
+from .model.card import Card, file_stem
+from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
@@ -154,13 +154,13 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
             continue
         seen.add(card.id)
         front, back = studio.prepare(card, bleed)
-        named[card.id] = front
+        named[file_stem(card.id)] = front
         if back is not None:
             named.setdefault(f"back-{back.template.name}", back)
     faces = list(named.values())
     result = JobResult()
     for i, (name, png) in enumerate(zip(named, render_pngs(faces, studio.fonts, studio.model, dpi=opts.dpi, p=p))):
-        path = write_atomic(out_dir / f"{name}.png", png)
+        path = write_atomic(inside(out_dir, f"{name}.png"), png)
         result.outputs.append(Output(path, name))
         progress("png", i + 1, len(faces))
     return result

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from ..model.card import file_stem
 from ..model.cost import parse_cost
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -39,7 +40,7 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         card = item.card
         name = card.name or card.id
         stem = safe_stem(name)
-        picture = f"pics/CUSTOM/{stem}.png" if stem else f"pics/CUSTOM/{card.id}.png"
+        picture = f"pics/CUSTOM/{stem}.png" if stem else f"pics/CUSTOM/{file_stem(card.id)}.png"
         if stem is None:
             result.notes.append(f"'{name}' cannot be a file name on every system; its picture is {picture} "
                                 f"and the set entry points at it")
@@ -82,7 +83,7 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
            + "  </cards>\n</cockatrice_carddatabase>\n")
     result.files.append(ExportFile(f"{code}.xml", xml, "card database (customsets folder)"))
     for item, png in zip(unique, render_pngs([i.front for i in unique], studio.fonts, studio.model, dpi=200)):
-        stem = safe_stem(item.card.name or item.card.id) or item.card.id
+        stem = safe_stem(item.card.name or item.card.id) or file_stem(item.card.id)
         result.files.append(ExportFile(f"pics/CUSTOM/{stem}.png", png))
     result.notes.append(f"put {code}.xml in Cockatrice's customsets folder and pics/CUSTOM/ in its pictures folder")
     return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from ..errors import CardgenError
+from ..model.card import file_stem
 from ..packs.spec import load_format
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -41,7 +42,7 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
     custom = []
     for card in pool.values():
         entry = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
-                 "image_uris": {"en": f"{image_base}/{card.id}.png"}, "set": "custom",
+                 "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
                  "collector_number": card.id}
         if card.get("rarity"):
             entry["rarity"] = str(card.get("rarity")).lower()
@@ -62,7 +63,7 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
                                    f"custom card list ({fmt.name}, {fmt.mode})"))
     faces = [studio.prepare(c, 0.0)[0] for c in pool.values()]
     for card, png in zip(pool.values(), render_pngs(faces, studio.fonts, model, dpi=200)):
-        result.files.append(ExportFile(f"images/{card.id}.png", png))
+        result.files.append(ExportFile(f"images/{file_stem(card.id)}.png", png))
     first = next(iter(pool.values()))
     back = studio.prepare(first, 0.0)[1]
     if back is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ..model.card import file_stem
 from ..project import Studio
 from ..render.pdfsheets import define_forms, new_canvas
 from ..render.raster import preset, render_pngs
@@ -22,7 +23,7 @@ def export_png_preset(studio: Studio, items: list[ExportItem], name: str) -> Exp
     backs: dict[str, str] = {}
     for item in items:
         faces.append(item.front)
-        names.append(f"fronts/{item.card.id}.png")
+        names.append(f"fronts/{file_stem(item.card.id)}.png")
         if item.back is not None and item.back.key not in backs:
             backs[item.back.key] = f"backs/{item.back.template.name}.png"
             faces.append(item.back)
@@ -33,7 +34,7 @@ def export_png_preset(studio: Studio, items: list[ExportItem], name: str) -> Exp
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["front", "back", "quantity", "name"])
     for item in items:
-        w.writerow([f"fronts/{item.card.id}.png", backs.get(item.back.key, "") if item.back else "", item.copies,
+        w.writerow([f"fronts/{file_stem(item.card.id)}.png", backs.get(item.back.key, "") if item.back else "", item.copies,
                     item.card.name])
     result.files.append(ExportFile("manifest.csv", buf.getvalue(), "quantities"))
     result.notes.append(f"{p.title}: {p.canvas[0]} x {p.canvas[1]} px at {p.dpi} dpi — {p.source}")

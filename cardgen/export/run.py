@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import CardgenError, did_you_mean
-from ..output import Output, write_atomic
+from ..output import Output, inside, write_atomic
 from ..project import Studio, open_studio
 from ..workspace import Workspace
 from .common import ExportResult, items_for
@@ -51,5 +51,5 @@ def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, d
                image_base: str = "images", studio: Studio | None = None) -> tuple[list[Output], list[str]]:
     result = make_export(ws, game, target, deck, image_base, studio)  # everything in memory first ...
     folder = out or ws.output_dir(game) / "export" / target
-    outputs = [Output(write_atomic(folder / f.relpath, f.data), f.what) for f in result.files]  # ... then written
+    outputs = [Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in result.files]  # ... then written
     return outputs, result.notes

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import FileSystemLoader, TemplateError, select_autoescape
+from jinja2.sandbox import SandboxedEnvironment
 
-from ..errors import Finding, count
+from ..errors import CardgenError, Finding, count
 from ..model.cost import parse_cost
 from ..output import write_atomic
 from ..project import Studio
@@ -34,11 +35,11 @@ def facet_fields(studio: Studio) -> list[str]:
             and len(model.vocabularies[f.vocab].terms) > 1 and f.name != model.draft_field]
 
 
-def _env(studio: Studio) -> Environment:
+def _env(studio: Studio) -> SandboxedEnvironment:
     own = studio.ws.templates_dir(studio.game) / "gallery"
     shared = studio.ws.root / "templates" / "_shared" / "gallery"
     bundled = Path(__file__).resolve().parents[2] / "templates" / "_shared" / "gallery"
-    return Environment(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
+    return SandboxedEnvironment(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
                        autoescape=select_autoescape(["html", "j2"]))
 
 
@@ -84,8 +85,11 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
     data = {"game": studio.game, "name": studio.model.name, "cards": entries, "facets": facets,
             "values": {k: _values(studio, k, entries) for k in facets}, "broken": blocked, "set": others,
             "counts": count(findings), "live": live, "version": version}
-    html = _env(studio).get_template("index.html.j2").render(data=data, data_json=json.dumps(data, ensure_ascii=False)
-                                                              .replace("</", "<\\/"))
+    try:
+        html = _env(studio).get_template("index.html.j2").render(data=data, data_json=script_json(data))
+    except TemplateError as exc:  # a workspace's own gallery template: its mistake, one line, never a traceback
+        where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
+        raise CardgenError(f"{where}the gallery template failed: {exc}") from exc
     path = write_atomic(out / "index.html", html)
     return GalleryResult(path, len(entries), len(todo), findings)
 
@@ -101,3 +105,11 @@ def _finding(f: Finding) -> dict[str, Any]:
     return {"severity": str(f.severity), "code": f.code, "message": f.message + (f" ({f.hint})" if f.hint else ""),
             "where": f"{f.file}:{f.line}" if f.line else f.file, "card": f.card}
 
+
+def script_json(data: object) -> str:
+    """JSON safe inside a <script> element: no '<', '>' or '&' (so no '</script>' or '<!--' from card text)."""
+    text = json.dumps(data, ensure_ascii=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+                    ("\u2029", "\\u2029")):
+        text = text.replace(ch, esc)
+    return text

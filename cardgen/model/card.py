@@ -15,6 +15,34 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
 
 
+_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
+MAX_ID = 120
+
+
+def id_problem(card_id: str) -> str | None:
+    """Why an id cannot name a file on every system (it names the card's PNG and export files), or None."""
+    if _UNSAFE.search(card_id):
+        return "contains a path separator, a control character or one of < > : \" | ? *"
+    if card_id.startswith(".") or card_id.endswith((".", " ")) or card_id != card_id.strip():
+        return "starts with a dot or starts or ends with a space or a dot"
+    if card_id.split(".")[0].upper() in _RESERVED:
+        return "is a name Windows reserves for a device"
+    if len(card_id) > MAX_ID:
+        return f"is longer than {MAX_ID} characters"
+    return None
+
+
+def file_stem(card_id: str) -> str:
+    """The card id as a file name: itself when safe, else its slug and a short hash (never a path)."""
+    if id_problem(card_id) is None:
+        return card_id
+    import hashlib
+
+    digest = hashlib.sha1(card_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug(card_id)[:60] or 'card'}-{digest}"
+
+
 @dataclass
 class Card:
     """One card as the designer wrote it: its fields, and where each of them stands."""

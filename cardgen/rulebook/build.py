@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import markdown
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import FileSystemLoader, TemplateError, select_autoescape
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from ..errors import CardgenError, Finding
+from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..workspace import Workspace
@@ -55,12 +56,12 @@ def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedC
     return RenderedChapter(cid, chapter.title, Markup(body), sections)
 
 
-def _environment(ws: Workspace, game: str) -> Environment:
+def _environment(ws: Workspace, game: str) -> SandboxedEnvironment:
     own = ws.templates_dir(game) / "rulebook"
     shared = ws.root / "templates" / SHARED
     bundled = Path(__file__).resolve().parents[2] / "templates" / SHARED
     search = [str(p) for p in (own, shared, bundled) if p.is_dir()]
-    return Environment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
+    return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
 
 
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
@@ -90,12 +91,21 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         raise CardgenError(f"no usable rulebook template (book.html.j2, book.css): {exc}") from exc
     fonts = {p.stem: p.resolve().as_uri() for p in sorted(studio.fonts.folder.glob("*.ttf"))}
     page = {"a4": (210, 297), "letter": (215.9, 279.4), "a5": (148, 210)}[paper]
-    html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
-                           page_size=SIZES[paper], page_mm=page, model=studio.model,
-                           cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
-                           gallery=[(c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images],
-                           lang="en")
-    pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title)
+    try:
+        html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
+                               page_size=SIZES[paper], page_mm=page, model=studio.model,
+                               cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
+                               gallery=[(c, content.images[c.id]) for c in content.gallery_cards
+                                        if c.id in content.images], lang="en")
+    except TemplateError as exc:  # a workspace's own book template: its mistake, one line, never a traceback
+        raise CardgenError(f"the rulebook template failed: {exc}") from exc
+    refused: list[str] = []
+    allowed = (ws.root.resolve(), studio.fonts.folder.resolve())
+    pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
+    index = ws.shown(ws.root / "rules" / game / "rulebook" / "index.md")
+    content.findings += [Finding(index, 0, 0, Severity.ERROR, "rulebook-fetch-refused", None,
+                                 f"the rulebook asks for {url}: only files inside the workspace and data: URIs are "
+                                 "read (never the network)") for url in dict.fromkeys(refused)]
     from pypdf import PdfReader
 
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
@@ -103,10 +113,14 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     return Rulebook(html, pdf, pages, content.findings)
 
 
-def render_pdf(html: str, base: Path, title: str) -> bytes:
+def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (), refused: list[str] | None = None) -> bytes:
+    """The book as PDF bytes. WeasyPrint may read only data: URIs and files under `allowed`; every other
+    request (the network, files elsewhere, such as a chapter's raw <img src="file:///etc/passwd">) is refused
+    and listed in `refused`."""
     import weasyprint  # imported here: it costs half a second, and only this command needs it
 
-    document = weasyprint.HTML(string=html, base_url=str(base) + "/")
+    document = weasyprint.HTML(string=html, base_url=str(base) + "/",
+                               url_fetcher=_fetcher(allowed or (base.resolve(),), refused if refused is not None else []))
     # a fixed identifier and no dates: the same sources give the same bytes. fontTools stamps each subset
     # font with the time unless SOURCE_DATE_EPOCH is set, so it is pinned while the PDF is written.
     saved = os.environ.get("SOURCE_DATE_EPOCH")
@@ -118,3 +132,23 @@ def render_pdf(html: str, base: Path, title: str) -> bytes:
             del os.environ["SOURCE_DATE_EPOCH"]
         else:
             os.environ["SOURCE_DATE_EPOCH"] = saved
+
+
+def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-untyped-def]
+    from urllib.parse import unquote, urlsplit
+
+    from weasyprint.urls import URLFetcher
+
+    class WorkspaceFetcher(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers=None):  # type: ignore[no-untyped-def]
+            parts = urlsplit(url)
+            if parts.scheme == "data":
+                return super().fetch(url, headers)
+            if parts.scheme == "file" and parts.netloc in ("", "localhost"):
+                path = Path(unquote(parts.path)).resolve()
+                if any(path.is_relative_to(root) for root in allowed) and path.is_file():
+                    return super().fetch(url, headers)
+            refused.append(url if len(url) < 200 else url[:200] + "…")
+            raise ValueError(f"cardgen reads only workspace files and data: URIs, not {url[:200]}")
+
+    return WorkspaceFetcher(timeout=1, allowed_protocols={"data", "file"}, allow_redirects=False)

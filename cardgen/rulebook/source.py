@@ -64,13 +64,22 @@ def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, l
     book = Book(str(meta.get("title") or model_name), str(meta.get("subtitle") or ""), str(meta.get("version") or ""))
     book.intro = Chapter(shown, book.title, body, first)
     chapters = meta.get("chapters")
-    if chapters is None:
-        chapters = sorted(p.name for p in folder.glob("*.md") if p.name != "index.md")
     head = text.splitlines()[:first]
     listed_at = next((i + 1 for i, ln in enumerate(head) if ln.startswith("chapters:")), 1)
+    if chapters is not None and not (isinstance(chapters, list) and all(isinstance(c, str) for c in chapters)):
+        findings.append(Finding(shown, listed_at, 1, Severity.ERROR, "rulebook-chapters", None,
+                                "'chapters' must be a list of chapter file names, e.g. [basics.md, turns.md]"))
+        chapters = None
+    if chapters is None:
+        chapters = sorted(p.name for p in folder.glob("*.md") if p.name != "index.md")
+    inside = folder.resolve()
     for name in chapters:
         path = folder / str(name)
         line = next((i + 1 for i, ln in enumerate(head) if i + 1 >= listed_at and str(name) in ln), listed_at)
+        if not path.resolve().is_relative_to(inside):
+            findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-outside", None,
+                                    f"chapter '{name}' is outside {ws.shown(folder)}; chapters are read only from there"))
+            continue
         if not path.is_file():
             findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-missing", None,
                                     f"chapter '{name}' does not exist in {ws.shown(folder)}"))

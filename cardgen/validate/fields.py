@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card
+from ..model.card import Card, id_problem, slug
 from ..model.cost import parse_cost
 from ..model.game import FieldSpec
 from . import Context, card_check
@@ -21,6 +21,9 @@ def check_fields(card: Card, ctx: Context) -> Iterator[Finding]:
         if key in BUILTIN_FIELDS:
             if key == "id" and not (isinstance(value, str) and value.strip()):
                 yield ctx.at(card, key, Severity.ERROR, "wrong-type", "'id' must be non-empty text")
+            elif key == "id" and (problem := id_problem(value.strip())):
+                yield ctx.at(card, key, Severity.ERROR, "bad-id", f"id {value.strip()!r} {problem}",
+                             f"ids name files; try '{slug(value) or 'card-1'}'")
             continue
         spec = model.fields.get(key)
         if spec is None:
