@@ -18,7 +18,7 @@ from cardgen.workspace import Workspace  # noqa: E402
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
-        for part in ("rules", "cards", "templates", "fonts"):
+        for part in ("rules", "cards", "templates"):
             shutil.copytree(REPO / part, root / part)
         ws = Workspace.find(root)
         live = LiveGallery(ws, "power-trip", root / "output" / "power-trip" / "gallery", lambda m: None)

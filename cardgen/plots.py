@@ -12,7 +12,7 @@ def pyplot():  # type: ignore[no-untyped-def]
     import matplotlib.pyplot as plt
     from matplotlib import font_manager
 
-    bundled = Path(__file__).resolve().parents[1] / "fonts"
+    bundled = Path(__file__).resolve().parent / "data" / "fonts"
     for name in ("Lato-Regular", "Lato-Bold"):
         if (bundled / f"{name}.ttf").is_file():
             font_manager.fontManager.addfont(str(bundled / f"{name}.ttf"))

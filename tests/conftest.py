@@ -39,7 +39,6 @@ def scratch_ws(tmp_path: Path) -> Workspace:
 
     root = tmp_path / "ws"
     shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
-    (root / "fonts").symlink_to(REPO / "fonts")
     return Workspace.find(root)
 
 

@@ -19,11 +19,9 @@ def book_ws(tmp_path_factory) -> Workspace:
     """A scratch copy: building a book caches faces under the workspace's output/."""
     import shutil
 
-    from .conftest import REPO
 
     root = tmp_path_factory.mktemp("book") / "ws"
     shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
-    (root / "fonts").symlink_to(REPO / "fonts")
     return Workspace.find(root)
 
 

@@ -38,7 +38,7 @@ def facet_fields(studio: Studio) -> list[str]:
 def _env(studio: Studio) -> SandboxedEnvironment:
     own = studio.ws.templates_dir(studio.game) / "gallery"
     shared = studio.ws.root / "templates" / "_shared" / "gallery"
-    bundled = Path(__file__).resolve().parents[2] / "templates" / "_shared" / "gallery"
+    bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "gallery"
     return SandboxedEnvironment(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
                        autoescape=select_autoescape(["html", "j2"]))
 

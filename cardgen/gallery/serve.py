@@ -13,6 +13,7 @@ from typing import Callable
 from ..errors import CardgenError
 from ..output import write_atomic
 from ..render.face import PreparedFace
+from ..render.fonts import BUNDLED
 from ..workspace import Workspace
 from .job import build_gallery, error_text, write_error_page
 
@@ -29,7 +30,7 @@ class LiveGallery:
     def watched(self) -> list[Path]:
         r = self.ws.root
         return [self.ws.cards_dir(self.game), r / "rules" / self.game, self.ws.templates_dir(self.game),
-                r / "templates" / "_shared", self.ws.fonts_dir()]
+                r / "templates" / "_shared", self.ws.fonts_dir(), BUNDLED]
 
     def snapshot(self) -> dict[str, tuple[float, int]]:
         state: dict[str, tuple[float, int]] = {}

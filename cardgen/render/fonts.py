@@ -11,7 +11,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from ..errors import CardgenError
 
 FALLBACK = "DejaVuSans"
-BUNDLED = Path(__file__).resolve().parents[2] / "fonts"  # the fonts shipped beside cardgen itself
+BUNDLED = Path(__file__).resolve().parents[1] / "data" / "fonts"  # shipped inside the package (wheel included)
 _REGISTERED: dict[tuple[str, str], TTFont] = {}  # (folder, stem) -> font; reportlab's registry is process-wide
 
 
@@ -34,6 +34,12 @@ class FontSet:
         """The workspace's own font first, else the one bundled with cardgen."""
         own = self.folder / f"{stem}.ttf"
         return own if own.is_file() or not (BUNDLED / f"{stem}.ttf").is_file() else BUNDLED / f"{stem}.ttf"
+
+    def files(self) -> dict[str, Path]:
+        """Every font this set can use, by stem: the bundled ones, replaced by the workspace's own."""
+        found = {p.stem: p for p in sorted(BUNDLED.glob("*.ttf"))}
+        found.update({p.stem: p for p in sorted(self.folder.glob("*.ttf"))})
+        return dict(sorted(found.items()))
 
     def exists(self, stem: str) -> bool:
         return stem in self.fonts or self._path(stem).is_file()

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..render.fonts import BUNDLED
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book
@@ -59,7 +60,7 @@ def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedC
 def _environment(ws: Workspace, game: str) -> SandboxedEnvironment:
     own = ws.templates_dir(game) / "rulebook"
     shared = ws.root / "templates" / SHARED
-    bundled = Path(__file__).resolve().parents[2] / "templates" / SHARED
+    bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "rulebook"
     search = [str(p) for p in (own, shared, bundled) if p.is_dir()]
     return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
 
@@ -89,7 +90,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         css = env.loader.get_source(env, "book.css")[0]  # type: ignore[union-attr]
     except Exception as exc:
         raise CardgenError(f"no usable rulebook template (book.html.j2, book.css): {exc}") from exc
-    fonts = {p.stem: p.resolve().as_uri() for p in sorted(studio.fonts.folder.glob("*.ttf"))}
+    fonts = {stem: path.resolve().as_uri() for stem, path in studio.fonts.files().items()}
     page = {"a4": (210, 297), "letter": (215.9, 279.4), "a5": (148, 210)}[paper]
     try:
         html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
@@ -100,7 +101,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     except TemplateError as exc:  # a workspace's own book template: its mistake, one line, never a traceback
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     refused: list[str] = []
-    allowed = (ws.root.resolve(), studio.fonts.folder.resolve())
+    allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
     pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
     index = ws.shown(ws.root / "rules" / game / "rulebook" / "index.md")
     content.findings += [Finding(index, 0, 0, Severity.ERROR, "rulebook-fetch-refused", None,

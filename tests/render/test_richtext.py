@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 from cardgen.render import richtext as rt
-from cardgen.render.fonts import FontSet
-
-from ..conftest import REPO
+from cardgen.render.fonts import BUNDLED, FontSet
 
 RULES = rt.RichRules(("B", "C", "L"), True, ("Activate", "Trick Activate", "Shield"))
 FAMILY = rt.Family("CharisSIL-Regular", "CharisSIL-Bold", "CharisSIL-Italic", "CharisSIL-BoldItalic")
@@ -44,7 +42,7 @@ def test_a_bracket_glued_to_a_word_is_not_reminder_text() -> None:
 
 
 def test_fit_shrinks_then_overflows() -> None:
-    fonts = FontSet(REPO / "fonts")
+    fonts = FontSet(BUNDLED)
     m = rt.Measurer(fonts, FAMILY)
     blocks = [rt.parse("word " * 40, RULES)]
     spec = rt.FitSpec(10, 6)
@@ -57,7 +55,7 @@ def test_fit_shrinks_then_overflows() -> None:
 
 
 def test_larger_size_would_not_fit() -> None:
-    fonts = FontSet(REPO / "fonts")
+    fonts = FontSet(BUNDLED)
     m = rt.Measurer(fonts, FAMILY)
     blocks = [rt.parse("The quick brown fox jumps over the lazy dog. " * 6, RULES)]
     got = rt.fit(blocks, m, rt.FitSpec(12, 5), 140, 90)
