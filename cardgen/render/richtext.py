@@ -1,27 +1,13 @@
-"""Turn card text into styled words with inline cost icons, lay it out in a box, and shrink it until it fits."""
+"""Turn tokenised card text (model.text) into lines in a box, and shrink it until it fits."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from ..model.game import GameModel
+from ..model.text import BOLD, ITALIC, Atom, Paragraph, RichRules, Word, parse
 from .fonts import FontSet
 
-BOLD, ITALIC = 1, 2
 ICON_SCALE = 0.92  # icon diameter as a fraction of the font size
 PARA_GAP = 0.35  # extra space between paragraphs, as a fraction of the font size
-
-
-@dataclass(frozen=True)
-class Atom:
-    text: str  # the text, or the symbol letter for an icon
-    style: int = 0
-    icon: bool = False
-
-
-Word = tuple[Atom, ...]
-Paragraph = list[Word]
 
 
 @dataclass(frozen=True)
@@ -33,87 +19,6 @@ class Family:
 
     def stem(self, style: int) -> str:
         return (self.regular, self.bold, self.italic, self.bolditalic)[style]
-
-
-@dataclass
-class RichRules:
-    """What the model says about text: symbol letters, whether bare letters are symbols, glossary keywords."""
-
-    letters: tuple[str, ...] = ()
-    bare: bool = False
-    keywords: tuple[str, ...] = ()
-
-    @classmethod
-    def from_model(cls, model: GameModel) -> "RichRules":
-        return cls(tuple(s.letter for s in model.cost.symbols), model.bare_symbols,
-                   tuple(sorted((k.name for k in model.keywords), key=len, reverse=True)))
-
-
-@lru_cache(maxsize=64)
-def _tokenizer(letters: tuple[str, ...], bare: bool, keywords: tuple[str, ...]) -> re.Pattern[str]:
-    parts = [r"(?P<bold>\*\*)", r"(?P<open>\()", r"(?P<close>\))",
-             r"\[(?P<sq>[A-Za-z])\]", r"\{(?P<br>[A-Za-z0-9]{1,2})\}"]
-    if bare and letters:
-        parts.append(rf"(?<![\w'])(?P<bare>[{''.join(letters)}]+)(?![\w'])")
-    if keywords:
-        parts.append(r"(?<![\w-])(?P<kw>" + "|".join(re.escape(k) for k in keywords) + r")(?![\w-])")
-    parts += [r"(?P<space>[ \t]+)", r"(?P<word>[\w']+|[^\w\s])"]
-    return re.compile("|".join(parts))
-
-
-def _style(base: int, bold: bool, depth: int, extra: int = 0) -> int:
-    return base | (BOLD if bold else 0) | (ITALIC if depth else 0) | extra
-
-
-def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
-    """Card text -> paragraphs of words; a word is a tuple of atoms glued together (e.g. '[B][B]:')."""
-    pattern = _tokenizer(rules.letters, rules.bare, rules.keywords)
-    letters = set(rules.letters)
-    paragraphs: list[Paragraph] = []
-    for line in text.split("\n"):
-        bold, depth = False, 0
-        opened: list[bool] = []  # for each open bracket: did it start italic reminder text?
-        words: Paragraph = []
-        current: list[Atom] = []
-
-        for m in pattern.finditer(line):
-            kind = m.lastgroup
-            if kind == "space":
-                if current:
-                    words.append(tuple(current))
-                    current = []
-            elif kind == "bold":
-                bold = not bold
-            elif kind == "open":
-                # '(reminder text)' is italic; a bracket glued to a word, as in 'effect(s)', is not
-                glued = m.start() > 0 and line[m.start() - 1].isalnum()
-                opened.append(not glued)
-                depth += 0 if glued else 1
-                current.append(Atom("(", _style(base_style, bold, depth)))
-            elif kind == "close":
-                current.append(Atom(")", _style(base_style, bold, depth)))
-                if opened and opened.pop():
-                    depth = max(0, depth - 1)
-            elif kind in ("sq", "br"):
-                letter = m.group(kind)
-                if letter.upper() in letters:
-                    current.append(Atom(letter.upper(), _style(base_style, bold, depth), icon=True))
-                elif kind == "br" and letter.isdigit():
-                    current.append(Atom(letter, _style(base_style, bold, depth), icon=True))
-                else:
-                    current.append(Atom(m.group(0), _style(base_style, bold, depth)))
-            elif kind == "bare":
-                current.extend(Atom(ch, _style(base_style, bold, depth), icon=True) for ch in m.group(kind))
-            elif kind == "kw":
-                current.append(Atom(m.group(kind), _style(base_style, bold, depth, BOLD)))
-            else:
-                current.append(Atom(m.group(0), _style(base_style, bold, depth)))
-        if current:
-            words.append(tuple(current))
-        paragraphs.append(words)
-    while paragraphs and not paragraphs[-1]:
-        paragraphs.pop()
-    return paragraphs
 
 
 @dataclass
@@ -243,3 +148,6 @@ def fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float,
             return Fit(lay, True, True)
     lay.overflow = max(0.0, lay.height - height)
     return Fit(lay, False, True)
+
+
+__all__ = ["BOLD", "ITALIC", "Atom", "Paragraph", "RichRules", "Word", "parse"]  # the tokenizer, re-exported

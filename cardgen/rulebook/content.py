@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
+from ..model.text import BOLD, ITALIC, RichRules, parse, symbols
 from ..output import write_atomic
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -30,6 +31,7 @@ class BookContent:
     findings: list[Finding] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)  # card id -> data URI of its face (trim, 300 dpi)
     gallery_cards: list[Card] = field(default_factory=list)
+    _rules: RichRules | None = None
 
     @property
     def model(self):  # type: ignore[no-untyped-def]
@@ -43,15 +45,40 @@ class BookContent:
         return f'<span class="sym" style="background-color:{bg};color:{fg}"{title}>{_esc(letter)}</span>'
 
     def symbols(self, text: str) -> str:
-        letters = {s.letter for s in self.model.cost.symbols}
-        return re.sub(r"[\[{]([A-Z])[\]}]", lambda m: self.icon(m.group(1)) if m.group(1) in letters else m.group(0),
-                      text)
+        """Chapter prose: each symbol the card tokenizer would draw ([R], {2}, {X}) becomes its icon."""
+        rules = self.rules
+        out, last = [], 0
+        for m, item in symbols(text):
+            drawn = rules.drawable(item)
+            if drawn is not None:
+                out += [text[last:m.start()], self.icon(drawn)]
+                last = m.end()
+        return "".join(out) + text[last:]
 
     def rich(self, text: str) -> str:
-        """Card or glossary text as HTML: escaped, symbols as icons, **bold**, line breaks kept."""
-        out = self.symbols(_esc(text))
-        out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
-        return out.replace("\n", "<br>")
+        """Card or glossary text as HTML through the card tokenizer: symbols as icons, **bold** and glossary
+        keywords bold, reminder text italic (as on the faces), one line per paragraph."""
+        lines = []
+        for paragraph in parse(text, self.rules):
+            runs: list[tuple[int, str]] = []  # (style, html), merged while the style stays the same
+            for n, word in enumerate(paragraph):
+                if n:
+                    runs.append((word[0].style & paragraph[n - 1][-1].style, " "))
+                runs += [(a.style, self.icon(a.text) if a.icon else _esc(a.text)) for a in word]
+            merged: list[tuple[int, str]] = []
+            for style, piece in runs:
+                if merged and merged[-1][0] == style:
+                    merged[-1] = (style, merged[-1][1] + piece)
+                else:
+                    merged.append((style, piece))
+            lines.append("".join(_styled(style, piece) for style, piece in merged))
+        return "<br>".join(lines)
+
+    @property
+    def rules(self) -> RichRules:
+        if self._rules is None:
+            self._rules = RichRules.from_model(self.model)
+        return self._rules
 
     # -- faces ---------------------------------------------------------------------------------------
     def prepare_images(self, cards: list[Card], dpi: int = DPI) -> None:
@@ -202,7 +229,7 @@ class BookContent:
                 marks.append(f'<span class="lead-v" style="left:{edge:.2f}mm;top:{ty:.2f}mm;height:{cy - ty:.2f}mm">'
                              '</span>')
             marks.append(f'<span class="mark" style="left:{edge + 0.6:.2f}mm;top:{cy - 2.2:.2f}mm">{n}</span>')
-            legend.append(f"<li><span class=\"num\">{n}</span> {self.rich(label)}</li>")
+            legend.append(f"<li><span class=\"num\">{n}</span> {self.symbols(_esc(label))}</li>")
         return (f'<div class="anatomy"><div class="anatomy-card"><img class="card" src="{self.images[card.id]}" '
                 f'alt="{_esc(card.name)}">{"".join(marks)}</div><ol class="anatomy-legend">{"".join(legend)}</ol></div>')
 
@@ -215,6 +242,12 @@ class BookContent:
         if not target.is_file():
             return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)}' does not exist")
         return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}">'
+
+
+def _styled(style: int, piece: str) -> str:
+    if style & ITALIC:
+        piece = f"<em>{piece}</em>"
+    return f"<strong>{piece}</strong>" if style & BOLD else piece
 
 
 def directive_cards(content: BookContent, chapters: list[Chapter]) -> list[Card]:

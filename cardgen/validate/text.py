@@ -6,12 +6,12 @@ from typing import Iterator
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
+from ..model.text import symbols
 from . import Context, card_check, set_check
 
 _WORD = r"[A-Z][A-Za-z'-]*(?: [A-Z][A-Za-z'-]*)?"
 KEYWORD_DEFINITION = re.compile(rf"^({_WORD}) - (.+)$")  # 'Bleed - When this damages…'
 KEYWORD_LIST = re.compile(rf"^{_WORD}(?:, {_WORD})*$")  # 'Intercept, Shield'
-TEXT_SYMBOL = re.compile(r"\[([A-Za-z])\]|\{([A-Za-z0-9]+)\}")
 
 
 def _norm(text: str) -> str:
@@ -61,8 +61,7 @@ def check_text_symbols(card: Card, ctx: Context) -> Iterator[Finding]:
     grammar = ctx.model.cost
     letters = {s.letter for s in grammar.symbols}
     for key, text in _text_fields(card, ctx):
-        for m in TEXT_SYMBOL.finditer(text):
-            item = m.group(1) or m.group(2)
+        for m, item in symbols(text):
             if item in letters or (grammar.generic and item.isdigit()) or (grammar.x and item == "X"):
                 continue
             if item.upper() in letters:

@@ -61,3 +61,20 @@ def test_larger_size_would_not_fit() -> None:
     got = rt.fit(blocks, m, rt.FitSpec(12, 5), 140, 90)
     bigger = rt.layout(blocks, m, got.layout.size + 0.25, got.layout.leading, 140)
     assert got.fits and bigger.height > 90
+
+
+def test_one_grammar_for_faces_rulebook_and_validator(fixture_ws) -> None:
+    """'Pay [r] or {2} or {X}' means the same thing on a face, in the rulebook and to the validator."""
+    from cardgen.model.text import symbols
+    from cardgen.project import open_studio
+    from cardgen.rulebook.content import BookContent
+
+    studio = open_studio(fixture_ws, "clean")
+    rules = rt.RichRules.from_model(studio.model)
+    text = "Pay [r] or {2} or {X} or [Q]."
+    icons = [a.text for p in rt.parse(text, rules) for w in p for a in w if a.icon]
+    assert icons == ["R", "2", "X"]
+    book = BookContent(studio)
+    for html in (book.rich(text), book.symbols(text)):
+        assert html.count('class="sym"') == 3 and "[Q]" in html and "[r]" not in html and "{X}" not in html
+    assert [item for _, item in symbols(text)] == ["r", "2", "X", "Q"]
