@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import sort_findings
 from .output import JobResult, Output, write_atomic
 from .printing import (
     PngOptions,
@@ -29,19 +30,29 @@ class BuildOptions:
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = _quiet) -> JobResult:
-    """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces."""
-    from .check import summary_line
+    """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
+    set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s)."""
+    from .check import CheckResult, summary_line
+    from .findings import all_findings
 
-    # 1. gather all data from all files and check it; nothing is written before this succeeds
+    # 1. gather all data from all files, check it and make every document in memory
     studio = with_disk_cache(open_studio(ws, game))
-    findings = studio.all_findings()
+    findings = all_findings(studio)
     chosen, _ = choose_cards(studio, SheetOptions(paper=opts.paper))
     sheets_pdf, _, described = sheet_bytes(studio, SheetOptions(paper=opts.paper), chosen, progress=progress)
-    report = "".join(f.format() + "\n" for f in findings) + summary_line(studio.check) + "\n"
+    book = None
+    if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
+        from .rulebook.build import build_rulebook
+
+        progress("book", 0, 1)
+        book = build_rulebook(ws, game, opts.paper.lower(), studio=studio)
+        findings = sort_findings(set(findings) | set(book.findings))
+        progress("book", 1, 1)
+    report = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))
     # 2. write
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
-    result.outputs.append(Output(write_atomic(out / "validation.txt", report), "validation report"))
+    result.outputs.append(Output(write_atomic(out / "validation.txt", report + "\n"), "validation report"))
     result.outputs.append(Output(write_atomic(out / "sheets.pdf", sheets_pdf), described))
     if opts.png:
         pngs = export_pngs(studio, PngOptions(dpi=opts.dpi), out / "png", progress)
@@ -56,14 +67,10 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     result.outputs.append(Output(page.path, f"gallery of {page.cards} cards with their findings"))
     result.outputs.append(Output(build_report(studio, findings, out / "report"), "set report with plots"))
     progress("gallery", 1, 1)
-    if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
-        from .rulebook.job import run_rulebook
+    if book is not None:
+        from .rulebook.job import write_rulebook
 
-        progress("book", 0, 1)
-        book = run_rulebook(ws, game, opts.paper if opts.paper in ("a4", "letter", "a5") else "a4", studio=studio)
-        progress("book", 1, 1)
-        result.outputs += book.outputs[:1]
-        result.findings += book.findings
+        result.outputs += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
     if studio.model.packs:
         progress("packs", 0, 1)
         result.outputs += _draft_night(studio, opts, result)
@@ -71,8 +78,9 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     for target in opts.exports:
         from .export.run import run_export
 
-        outputs, _ = run_export(ws, game, target, studio=studio)
-        result.outputs.append(Output(ws.output_dir(game) / "export" / target, f"{len(outputs)} files for {target}"))
+        made = run_export(ws, game, target, studio=studio)
+        result.outputs.append(Output(out / "export" / target, f"{len(made.outputs)} files for {target}"))
+        result.notes += made.notes
     save_disk_cache(studio)
     return result
 

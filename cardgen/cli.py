@@ -1,33 +1,28 @@
-"""Turn command-line arguments into one library call each, and its result into output and an exit code."""
+"""Turn command-line arguments into one library call each, and its JobResult into output and an exit code."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 import click
 
 from . import __version__
-from .errors import CardgenError, Finding, Severity
+from .errors import CardgenError, Finding, Severity, count
+from .export import TARGETS
 from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .output import JobResult
 
-T = TypeVar("T")
 COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+RULEBOOK_PAPERS = ("a4", "letter", "a5")
 
 
 def _fail(exc: CardgenError) -> NoReturn:
     click.echo(exc.format(), err=True)
     sys.exit(exc.exit_code)
-
-
-def _run(fn: Callable[[], T]) -> T:
-    try:
-        return fn()
-    except CardgenError as exc:
-        _fail(exc)
 
 
 def echo_findings(findings: list[Finding], *, err: bool = False) -> None:
@@ -41,7 +36,8 @@ def echo_findings(findings: list[Finding], *, err: bool = False) -> None:
 
 
 class _Group(click.Group):
-    """Unexpected exceptions are bugs: report them in one line (CARDGEN_DEBUG=1 shows the traceback)."""
+    """One place for errors: a CardgenError is one line and its exit code; Ctrl-C exits 130; anything else is a
+    bug, reported in one line (CARDGEN_DEBUG=1 shows the traceback)."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
         try:
@@ -50,9 +46,10 @@ class _Group(click.Group):
             raise
         except CardgenError as exc:
             _fail(exc)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except Exception as exc:  # pragma: no cover - only reached through a bug
-            import os
-
             if os.environ.get("CARDGEN_DEBUG"):
                 raise
             click.echo(f"internal error: {type(exc).__name__}: {exc} (this is a cardgen bug; "
@@ -71,22 +68,60 @@ def main(ctx: click.Context, root: str | None) -> None:
 
 
 def _ws(ctx: click.Context) -> Workspace:
-    return _run(lambda: Workspace.find(ctx.obj))
+    return Workspace.find(ctx.obj)
+
+
+def _strict(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too; errors always fail.")(fn)
+
+
+def _finish(result: "JobResult", ws: Workspace, *, strict: bool = False, list_findings: bool = False) -> NoReturn:
+    """Print a job's result the one way every command does, and exit: 1 when the data has errors (with
+    --strict, warnings), else 0. When the command prints a result (packs, a verdict) on standard output,
+    everything else goes to standard error."""
+    aside = bool(result.text)
+    if result.text:
+        click.echo(result.text, nl=False)
+    for out in result.outputs:
+        size = out.size
+        shown = f"{size / 1024:,.0f} KB" if size else ""
+        click.echo(f"  {ws.shown(out.path):<40} {shown:>9}  {out.what}", err=aside)
+    for note in result.notes:
+        click.echo(f"  {note}", err=aside)
+    if list_findings:
+        echo_findings(result.findings, err=aside)
+    c = count(result.findings)
+    if any(c.values()) and not list_findings:
+        click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
+                   f"(see 'cardgen validate')", err=aside)
+    sys.exit(1 if result.failed(strict) else 0)
+
+
+def _progress() -> Callable[[str, int, int], None]:
+    """A progress line on a terminal (stderr), nothing when piped."""
+    if not sys.stderr.isatty():
+        return lambda stage, done, total: None
+
+    def show(stage: str, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True,
+                   nl=done >= total)
+    return show
 
 
 @main.command()
 @click.argument("game")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "summary"]), default="text", show_default=True,
               help="summary: a Markdown digest by category (docs/<game>.md is made this way).")
-@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@_strict
 @click.pass_context
 def validate(ctx: click.Context, game: str, fmt: str, strict: bool) -> None:
-    """Report everything wrong with GAME's model and cards, like a compiler."""
-    from .check import check_game, findings_json, findings_summary, summary_line
-    from .project import fit_findings
+    """Report everything wrong with GAME's model, cards, templates and rulebook, like a compiler."""
+    from .check import findings_json, findings_summary, summary_line
+    from .findings import validate_game
 
-    ws = _ws(ctx)
-    result = _run(lambda: check_game(ws, game, extra=fit_findings, progress=_progress()))
+    result = validate_game(_ws(ctx), game, progress=_progress())
     if fmt == "json":
         click.echo(findings_json(game, result.findings), nl=False)
     elif fmt == "summary":
@@ -113,15 +148,14 @@ def games(ctx: click.Context) -> None:
 @main.command()
 @click.argument("game")
 @click.argument("card")
+@_strict
 @click.pass_context
-def show(ctx: click.Context, game: str, card: str) -> None:
-    """Print one CARD (id or name) of GAME as loaded, with where each field comes from."""
+def show(ctx: click.Context, game: str, card: str, strict: bool) -> None:
+    """Print one CARD (id or name) of GAME as loaded, with where each field comes from and its findings."""
     from .show import show_card
 
     ws = _ws(ctx)
-    text, found = _run(lambda: show_card(ws, game, card))
-    click.echo(text, nl=False)
-    sys.exit(0 if found else 1)
+    _finish(show_card(ws, game, card), ws, strict=strict, list_findings=True)
 
 
 @main.command()
@@ -132,158 +166,150 @@ def new(ctx: click.Context, game: str) -> None:
     from .scaffold import scaffold
 
     root = Path(ctx.obj) if ctx.obj else Path.cwd()
-    created = _run(lambda: scaffold(root, game))
+    created = scaffold(root, game)
     for path in created:
         click.echo(f"created {path.relative_to(root.resolve()) if path.is_relative_to(root.resolve()) else path}")
     click.echo(f"next: cardgen validate {game} && cardgen build {game}")
 
 
-def _progress() -> "Callable[[str, int, int], None]":
-    """A progress line on a terminal (stderr), nothing when piped."""
-    if not sys.stderr.isatty():
-        return lambda stage, done, total: None
-
-    def show(stage: str, done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / max(total, 1))
-        click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True,
-                   nl=done >= total)
-    return show
-
-
-def _summary(result: "JobResult", ws: Workspace) -> None:
-    from .check import summary_line  # noqa: F401
-    from .errors import count
-
-    for out in result.outputs:
-        size = out.size
-        shown = f"{size / 1024:,.0f} KB" if size else ""
-        click.echo(f"  {ws.shown(out.path):<40} {shown:>9}  {out.what}")
-    for note in result.notes:
-        click.echo(f"  {note}")
-    c = count(result.findings)
-    if any(c.values()):
-        click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
-                   f"(see 'cardgen validate')")
-
-
 def _offset(value: str) -> tuple[float, float]:
+    import math
+
     try:
         dx, dy = (float(v) for v in value.split(","))
     except ValueError:
-        raise CardgenError(f"--back-offset takes DX,DY in mm, e.g. 0.5,-1; not '{value}'") from None
+        raise click.BadParameter(f"takes DX,DY in mm, e.g. 0.5,-1; not '{value}'") from None
+    if not all(math.isfinite(v) and abs(v) <= 20 for v in (dx, dy)):
+        raise click.BadParameter(f"each offset must be a number of millimetres between -20 and 20, not '{value}'")
     return dx, dy
+
+
+_DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
+                     help="A deck list: print or export exactly its cards (every section).")
 
 
 @main.command()
 @click.argument("game")
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, legal, a3, a5 or WxH (e.g. '8.5in x 11in').")
-@click.option("--copies", default="collation", show_default=True,
-              help="one, collation (the model's print run), or deck FILE.")
-@click.argument("deck_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--copies", type=click.Choice(["one", "collation", "deck"]), default=None,
+              help="one of each design, the model's print run (default), or the --deck list.")
+@_DECK
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True)
 @click.option("--layout", type=click.Choice(["shared-cut", "gutter"]), default="shared-cut", show_default=True)
 @click.option("--bleed", help="Bleed around each card, with unit (default: the template's).")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
 @click.option("--only", help="Only cards for which this expression is true, e.g. \"'Dark' in card.factions\".")
 @click.option("--calibration", is_flag=True, help="Start with a duplex calibration page (ruler and targets).")
-@click.option("--back-offset", default="0,0", show_default=True, help="Shift back pages by DX,DY mm.")
+@click.option("--back-offset", default="0,0", show_default=True, callback=lambda c, p, v: _offset(v),
+              help="Shift back pages by DX,DY mm.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Output PDF (default output/GAME/).")
+@_strict
 @click.pass_context
-def sheets(ctx: click.Context, game: str, paper: str, copies: str, deck_file: Path | None, duplex: str,
+def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: Path | None, duplex: str,
            layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
-           back_offset: str, out: Path | None) -> None:
+           back_offset: tuple[float, float], out: Path | None, strict: bool) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
     from .printing import SheetOptions, run_sheets
 
+    if copies == "deck" and deck is None:
+        raise click.UsageError("--copies deck needs --deck FILE")
+    if deck is not None and copies not in (None, "deck"):
+        raise click.UsageError(f"--deck prints the deck list's cards; it cannot go with --copies {copies}")
     ws = _ws(ctx)
-    opts = SheetOptions(paper, copies, deck_file, duplex, layout, bleed, crop_marks, only, calibration,
-                        _run(lambda: _offset(back_offset)), out)
-    result = _run(lambda: run_sheets(ws, game, opts, _progress()))
-    _summary(result, ws)
+    opts = SheetOptions(paper, "deck" if deck else copies or "collation", deck, duplex, layout, bleed, crop_marks,
+                        only, calibration, back_offset, out)
+    _finish(run_sheets(ws, game, opts, _progress()), ws, strict=strict)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--to", "target", help="tts, cockatrice, draftmancer, tgc, mpc or dtc.")
+@click.option("--to", "target", type=click.Choice(TARGETS), help="Where the export goes.")
 @click.option("--png", "png", is_flag=True, help="Export one PNG per unique face.")
-@click.option("--dpi", default=300, show_default=True, help="With --png.")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="With --png.")
 @click.option("--preset", help="With --png: tgc-poker (825x1125) or mpc-poker (822x1122).")
 @click.option("--only", help="With --png: only cards for which this expression is true.")
-@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), help="Export a deck list instead of the print run.")
+@_DECK
 @click.option("--image-base", default="images", show_default=True, help="Draftmancer: where the images will be served.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
 def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
            only: str | None, deck: Path | None, image_base: str, out: Path | None) -> None:
     """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
-    ws = _ws(ctx)
     if png == bool(target):
-        _fail(CardgenError("give either --to TARGET or --png"))
+        raise click.UsageError("give either --to TARGET or --png")
+    ws = _ws(ctx)
     if target:
         from .export.run import run_export
 
-        outputs, notes = _run(lambda: run_export(ws, game, target, out, deck, image_base))
-        click.echo(f"{len(outputs)} files for {target} in {ws.shown(out or ws.output_dir(game) / 'export' / target)}")
-        for note in notes:
-            click.echo(f"  {note}", err=True)
-        return
+        _finish(run_export(ws, game, target, out, deck, image_base), ws)
     from .printing import PngOptions, export_pngs
     from .project import open_studio
     from .render.raster import preset as get_preset
 
     if preset:
-        _run(lambda: get_preset(preset))
-    opts = PngOptions(dpi, preset, out, only)
+        get_preset(preset)
+    if deck is not None:
+        raise click.UsageError("--deck goes with --to; --png exports every face")
     folder = out or ws.output_dir(game) / (f"png-{preset}" if preset else "png")
-    result = _run(lambda: export_pngs(open_studio(ws, game), opts, folder, _progress()))
-    click.echo(f"{len(result.outputs)} PNG files in {ws.shown(folder)}")
+    result = export_pngs(open_studio(ws, game), PngOptions(dpi, preset, out, only), folder, _progress())
+    result.notes.append(f"{len(result.outputs)} PNG files in {ws.shown(folder)}")
+    result.outputs = []
+    _finish(result, ws)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--paper", default="a4", show_default=True)
+@click.option("--paper", default="a4", show_default=True, help="Sheets: any paper; the rulebook: a4, letter or a5.")
 @click.option("--no-png", is_flag=True, help="Skip the PNG export.")
 @click.option("--no-rulebook", is_flag=True, help="Skip the rulebook.")
 @click.option("--exports", default="", help="Comma-separated export targets, e.g. tts,cockatrice (none by default).")
-@click.option("--strict", is_flag=True, help="Also fail when validation finds errors.")
-@click.option("--players", type=int, help="Draft night packs: players (default: the model's, or one print run's).")
-@click.option("--seed", type=int, help="Draft night packs: the seed (default: the model's draft.seed, else 1).")
+@click.option("--players", type=click.IntRange(1, 10_000),
+              help="Draft night packs: players (default: the model's, or one print run's).")
+@click.option("--seed", type=click.IntRange(min=0), help="Draft night packs: the seed (default: draft.seed, else 1).")
+@_strict
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
-          strict: bool, players: int | None, seed: int | None) -> None:
-    """Validate GAME, then write everything it can produce into output/GAME/."""
+          players: int | None, seed: int | None, strict: bool) -> None:
+    """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
     from .build import BuildOptions, build_game
-    from .errors import Severity
+    from .errors import did_you_mean
 
-    ws = _ws(ctx)
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
-    if targets:
-        from .export.run import TARGETS
-
-        bad = [t for t in targets if t not in TARGETS]
-        if bad:
-            _fail(CardgenError(f"unknown export target '{bad[0]}' (targets: {', '.join(TARGETS)})"))
+    for t in targets:
+        if t not in TARGETS:
+            hint = did_you_mean(t, list(TARGETS))
+            raise click.BadParameter(f"unknown export target '{t}' (targets: {', '.join(TARGETS)})"
+                                     + (f"; {hint}" if hint else ""), param_hint="'--exports'")
+    if not no_rulebook and paper.lower() not in RULEBOOK_PAPERS:
+        raise click.BadParameter(f"the rulebook is laid out on {', '.join(RULEBOOK_PAPERS)}, not '{paper}'; "
+                                 "choose one of those or add --no-rulebook", param_hint="'--paper'")
+    ws = _ws(ctx)
     options = BuildOptions(paper, not no_png, rulebook=not no_rulebook, exports=targets, players=players, seed=seed)
-    result = _run(lambda: build_game(ws, game, options, _progress()))
+    result = build_game(ws, game, options, _progress())
     click.echo(f"built {game}:")
-    _summary(result, ws)
-    if strict and any(f.severity is Severity.ERROR for f in result.findings):
-        sys.exit(1)
+    _finish(result, ws, strict=strict)
+
+
+_PLAYERS = click.option("--players", type=click.IntRange(1, 10_000),
+                        help="Default: the model's draft.players, else what one print run supports (at most 8), else 8.")
+_SEED = click.option("--seed", type=click.IntRange(min=0),
+                     help="Replay a deal; without it a random seed is chosen and printed.")
+_RUNS = click.option("--print-runs", type=click.IntRange(1, 1000), default=1, show_default=True,
+                     help="Exhaust mode: runs shuffled together.")
 
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, help="Default: the model's draft.players, else what one print run supports "
-                                          "(at most 8), else 8.")
-@click.option("--packs-per-player", type=int, help="Default: the model's draft format.")
-@click.option("--seed", type=int, help="Replay a deal; without it a random seed is chosen and printed.")
-@click.option("--print-runs", type=int, default=1, show_default=True, help="Exhaust mode: runs shuffled together.")
+@_PLAYERS
+@click.option("--packs-per-player", type=click.IntRange(1, 100), help="Default: the model's draft format.")
+@_SEED
+@_RUNS
 @click.option("--format", "fmt", type=click.Choice(["text", "csv", "json"]), default="text", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Also write txt, csv and json here.")
 @click.option("--sheets", is_flag=True, help="Write a PDF with each pack on its own pages, labelled.")
 @click.option("--pack-format", "format_name", help="Which of the model's pack formats (default: the first).")
-@click.option("--stats", type=int, metavar="M", help="Generate M packs (slots) or M pods (exhaust) and test fairness.")
+@click.option("--stats", type=click.IntRange(1, 10_000_000), metavar="M",
+              help="Generate M packs (slots) or M pods (exhaust) and test fairness.")
 @click.pass_context
 def packs(ctx: click.Context, game: str, players: int | None, packs_per_player: int | None, seed: int | None,
           print_runs: int, fmt: str, out: Path | None, sheets: bool, format_name: str | None,
@@ -293,19 +319,14 @@ def packs(ctx: click.Context, game: str, players: int | None, packs_per_player: 
 
     ws = _ws(ctx)
     opts = PackOptions(players, packs_per_player, seed, print_runs, fmt, out, sheets, format_name, stats)
-    result = _run(lambda: run_packs(ws, game, opts))
-    click.echo(result.stdout, nl=False)
-    for note in result.notes:
-        click.echo(note, err=True)
-    for o in result.outputs:
-        click.echo(f"wrote {ws.shown(o.path)} ({o.what})", err=True)
+    _finish(run_packs(ws, game, opts), ws)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, help="Default: as for 'cardgen packs'.")
-@click.option("--seed", type=int)
-@click.option("--print-runs", type=int, default=1, show_default=True, help="Exhaust mode: runs shuffled together.")
+@_PLAYERS
+@_SEED
+@_RUNS
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--pack-format", "format_name")
@@ -316,29 +337,24 @@ def draft(ctx: click.Context, game: str, players: int | None, seed: int | None, 
     from .packs.run import run_draft
 
     ws = _ws(ctx)
-    result = _run(lambda: run_draft(ws, game, players, seed, fmt, out, format_name, print_runs))
-    click.echo(result.stdout, nl=False)
-    for note in result.notes:
-        click.echo(note, err=True)
+    _finish(run_draft(ws, game, players, seed, fmt, out, format_name, print_runs), ws)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--paper", type=click.Choice(["a4", "letter", "a5"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(RULEBOOK_PAPERS), default="a4", show_default=True)
 @click.option("--booklet", is_flag=True, help="Impose two pages per side in saddle-stitch order (fold and staple).")
 @click.option("--gallery", is_flag=True, help="Add an appendix with every card.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: output/GAME/rulebook.pdf.")
+@_strict
 @click.pass_context
-def rulebook(ctx: click.Context, game: str, paper: str, booklet: bool, gallery: bool, out: Path | None) -> None:
-    """Build GAME's rulebook PDF from its Markdown chapters, model and card faces."""
+def rulebook(ctx: click.Context, game: str, paper: str, booklet: bool, gallery: bool, out: Path | None,
+             strict: bool) -> None:
+    """Build GAME's rulebook PDF from its Markdown chapters, model and card faces (exit 1 on its errors)."""
     from .rulebook.job import run_rulebook
 
     ws = _ws(ctx)
-    result = _run(lambda: run_rulebook(ws, game, paper, booklet, gallery, out))
-    echo_findings(result.findings, err=True)
-    _summary(result, ws)
-    if result.findings:
-        click.echo(f"the rulebook was built with {len(result.findings)} problem(s) marked in it", err=True)
+    _finish(run_rulebook(ws, game, paper, booklet, gallery, out), ws, strict=strict, list_findings=True)
 
 
 @main.group()
@@ -352,70 +368,65 @@ def deck() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--pool", type=click.Path(dir_okay=False, path_type=Path),
               help="A draft from 'cardgen draft --format json': the deck must come from a seat's picks.")
-@click.option("--seat", type=int, default=1, show_default=True)
+@click.option("--seat", type=click.IntRange(min=1), default=1, show_default=True)
+@_strict
 @click.pass_context
-def deck_check(ctx: click.Context, game: str, file: Path, fmt: str, pool: Path | None, seat: int) -> None:
+def deck_check(ctx: click.Context, game: str, file: Path, fmt: str, pool: Path | None, seat: int,
+               strict: bool) -> None:
     """Check deck list FILE for GAME: exit 0 when legal, 1 when not, 2 when it cannot be read."""
     from .check import findings_json
-    from .decks.run import check_deck_file
-    from .errors import Severity, count
+    from .decks.run import run_deck_check
 
     ws = _ws(ctx)
-    parsed, findings = _run(lambda: check_deck_file(ws, game, file, pool, seat))
-    illegal = any(f.severity is Severity.ERROR for f in findings)
+    result = run_deck_check(ws, game, file, pool, seat, strict)
     if fmt == "json":
-        click.echo(findings_json(game, findings), nl=False)
-    else:
-        echo_findings(findings)
-        c = count(findings)
-        cards = sum(e.count for e in parsed.entries)
-        click.echo(f"{parsed.file}: {parsed.format} list, {cards} cards: "
-                   + ("not legal" if illegal else "legal") + f" ({c['error']} errors, {c['info']} unverifiable or info)")
-    sys.exit(1 if illegal else 0)
+        click.echo(findings_json(game, result.findings), nl=False)
+        sys.exit(1 if result.failed(strict) else 0)
+    echo_findings(result.findings)
+    click.echo(result.text, nl=False)
+    sys.exit(1 if result.failed(strict) else 0)
 
 
 @main.command()
 @click.argument("game")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: output/GAME/gallery.")
+@_strict
 @click.pass_context
-def gallery(ctx: click.Context, game: str, out: Path | None) -> None:
+def gallery(ctx: click.Context, game: str, out: Path | None, strict: bool) -> None:
     """Write GAME's gallery: every face with its findings, filterable, in a page that opens from disk."""
     from .gallery.job import build_gallery
 
     ws = _ws(ctx)
-    result = _run(lambda: build_gallery(ws, game, out))
-    click.echo(f"{ws.shown(result.path)}: {result.cards} cards ({result.rendered} faces rendered)")
+    _finish(build_gallery(ws, game, out), ws, strict=strict)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Loopback unless you say otherwise.")
 @click.pass_context
 def serve(ctx: click.Context, game: str, port: int, host: str) -> None:
     """Serve GAME's gallery and rebuild it live whenever a card, model, template or font changes."""
     from .gallery.serve import serve as run_server
 
-    ws = _ws(ctx)
-    _run(lambda: run_server(ws, game, port, host, log=lambda m: click.echo(m, err=True)))
+    run_server(_ws(ctx), game, port, host, log=lambda m: click.echo(m, err=True))
 
 
 @main.command()
 @click.argument("game")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Default: output/GAME/report.")
+@_strict
 @click.pass_context
-def report(ctx: click.Context, game: str, out: Path | None) -> None:
+def report(ctx: click.Context, game: str, out: Path | None, strict: bool) -> None:
     """Write GAME's set report: cost curves, stats, rarity and kind mix, keywords, open findings."""
     from .gallery.job import run_report
 
     ws = _ws(ctx)
-    path = _run(lambda: run_report(ws, game, out))
-    click.echo(f"{ws.shown(path)} (figures beside it as PNG)")
+    _finish(run_report(ws, game, out), ws, strict=strict)
 
 
-def run() -> None:
-    """The console entry point: `--root DIR` may stand anywhere on the line, as users write it."""
-    args = sys.argv[1:]
+def hoist_root(args: list[str]) -> list[str]:
+    """`--root DIR` may stand anywhere on the line, as users write it; click wants it before the command."""
     moved: list[str] = []
     rest: list[str] = []
     i = 0
@@ -429,10 +440,15 @@ def run() -> None:
         else:
             rest.append(args[i])
         i += 1
-    try:
-        main(args=moved + rest, prog_name="cardgen")
-    except BrokenPipeError:  # `cardgen draft … | head`: the reader has left, which is not an error
-        import os
+    return moved + rest
 
+
+def run() -> None:
+    """The console entry point."""
+    try:
+        main(args=hoist_root(sys.argv[1:]), prog_name="cardgen")
+    except BrokenPipeError:  # `cardgen draft … | head`: the reader has left, which is not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except KeyboardInterrupt:  # Ctrl-C before or after a command ran
+        sys.exit(130)

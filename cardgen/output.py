@@ -6,7 +6,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CardgenError, Finding
+from .errors import CardgenError, Finding, Severity
 
 
 @dataclass
@@ -28,6 +28,12 @@ class JobResult:
     outputs: list[Output] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    text: str = ""  # what the command prints as its result (packs, a deck verdict, one card), if anything
+
+    def failed(self, strict: bool = False) -> bool:
+        """Exit 1: the data has errors (with strict, warnings too)."""
+        worst = Severity.WARNING if strict else Severity.ERROR
+        return any(f.severity >= worst for f in self.findings)
 
 
 def inside(folder: Path, relative: str) -> Path:

@@ -14,7 +14,7 @@ from .render.face import FaceRenderer, PreparedFace
 from .render.faces import FaceSet, load_faces
 from .render.fonts import FontSet
 from .render.template import card_view
-from .workspace import LoadedGame, Workspace
+from .workspace import Workspace
 
 
 @dataclass
@@ -52,9 +52,6 @@ class Studio:
             front, back = self.prepare(card)
             out += front.findings + (back.findings if back else [])
         return sort_findings(set(out))
-
-    def all_findings(self) -> list[Finding]:
-        return sort_findings(set(self.check.findings) | set(self.face_findings()))
 
     def selector(self, expr: str | None) -> Callable[[Card], bool]:
         """--only EXPR: a Jinja2 expression over `card`, e.g. "'Dark' in card.factions"."""
@@ -111,24 +108,3 @@ def with_disk_cache(studio: Studio) -> Studio:
 def save_disk_cache(studio: Studio) -> None:
     if studio.renderer.store is not None:
         studio.renderer.store.save()
-
-
-def fit_findings(loaded: LoadedGame) -> list[Finding]:
-    """Findings only the renderer can see (text that overflows, missing glyphs, art, template errors)."""
-    if loaded.model is None:
-        return []
-    from .errors import Severity
-
-    folder = loaded.workspace.templates_dir(loaded.game)
-    if not folder.is_dir():  # a game may be data only for now: nothing to print, so nothing wrong with faces
-        return [Finding(loaded.workspace.shown(folder), 0, 0, Severity.WARNING, "no-templates", None,
-                        f"no templates for {loaded.game}: card faces are not checked (text fitting, glyphs, art)",
-                        "cardgen new can scaffold a template")]
-    try:
-        fake = CheckResult(loaded, [])
-        studio = open_studio(loaded.workspace, loaded.game, fake)
-    except CardgenError as exc:
-        return [Finding(loaded.workspace.shown(loaded.workspace.templates_dir(loaded.game)), 0, 0, Severity.ERROR,
-                        "template-unusable", None, exc.message)]
-    return studio.face_findings()
-

@@ -1,18 +1,20 @@
 """Turn one card of a game into a readable listing of its fields, their source lines, and its findings."""
 from __future__ import annotations
 
-from .check import check_game
-from .errors import did_you_mean
+from .errors import Finding, Severity, did_you_mean
+from .findings import validate_game
+from .output import JobResult
 from .workspace import Workspace
 
 
-def show_card(ws: Workspace, game: str, query: str) -> tuple[str, bool]:
-    result = check_game(ws, game)
+def show_card(ws: Workspace, game: str, query: str) -> JobResult:
+    """The card as loaded, with every finding about it (the same findings `cardgen validate` reports)."""
+    result = validate_game(ws, game)
     card = result.catalog.find(query)
     if card is None:
         names = [c.name for c in result.catalog if c.name] + [c.id for c in result.catalog]
-        hint = did_you_mean(query, names)
-        return f"no card '{query}' in {game}" + (f"; {hint}" if hint else "") + "\n", False
+        return JobResult(findings=[Finding("", 0, 0, Severity.ERROR, "unknown-card", None, f"no card '{query}' in {game}",
+                                           did_you_mean(query, names))])
     lines = [f"{card.name or '(untitled)'}  [{card.id}]  {card.file}:{card.line}:{card.column}"]
     width = max((len(k) for k in card.data), default=4)
     for key, value in card.data.items():
@@ -23,5 +25,4 @@ def show_card(ws: Workspace, game: str, query: str) -> tuple[str, bool]:
     mine = [f for f in result.findings if f.card == card.id]
     if mine:
         lines.append("findings:")
-        lines.extend(f"  {f.format()}" for f in mine)
-    return "\n".join(lines) + "\n", True
+    return JobResult(findings=mine, text="\n".join(lines) + "\n")

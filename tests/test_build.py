@@ -52,10 +52,10 @@ def test_sheets_options_and_bad_input(scratch_ws: Workspace) -> None:
     assert bad.exit_code == 2 and "--only" in bad.output
     deck = scratch_ws.root / "deck.txt"
     deck.write_text("# my deck\n3x Ember Guard\n2 Firestrom\n")
-    bad = run(scratch_ws, "sheets", "clean", "--copies", "deck", str(deck))
+    bad = run(scratch_ws, "sheets", "clean", "--deck", str(deck))
     assert bad.exit_code == 2 and "did you mean 'Firestorm'?" in bad.output
     deck.write_text("3x Ember Guard\n1 Tide Caller\n")
-    ok = run(scratch_ws, "sheets", "clean", "--copies", "deck", str(deck))
+    ok = run(scratch_ws, "sheets", "clean", "--deck", str(deck))
     assert ok.exit_code == 0 and "4 cards (2 designs)" in ok.output and "sheets-deck.pdf" in ok.output
 
 

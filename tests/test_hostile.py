@@ -64,8 +64,9 @@ def test_the_rulebook_reads_only_workspace_files(scratch_ws: Workspace) -> None:
     (scratch_ws.root / "rules" / "clean" / "rulebook" / "basics.md").write_text(RAW_HTML)
     out = scratch_ws.root / "output" / "book.pdf"
     result = run(scratch_ws, "rulebook", "clean", "--out", str(out))
-    assert result.exit_code == 0, result.output
-    assert "rulebook-fetch-refused" in result.output and "file:///etc/passwd" in result.output
+    assert result.exit_code == 1, result.output  # built, with errors
+    assert "rules/clean/rulebook/basics.md:3:1: error[rulebook-fetch-refused] the rulebook asks for file:///etc/passwd" \
+        in result.output
     assert "http://127.0.0.1:9/x.png" in result.output
     reader = PdfReader(out)
     assert not reader.attachments
@@ -78,11 +79,12 @@ def test_chapters_outside_the_rulebook_folder_and_wrong_shapes(scratch_ws: Works
     index.write_text(index.read_text().replace("chapters: [basics.md, cards.md]",
                                                "chapters: [basics.md, ../../../cards/clean/cards.yaml]"))
     result = run(scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "b.pdf"))
-    assert result.exit_code == 0 and "rulebook-chapter-outside" in result.output
+    assert result.exit_code == 1 and "rulebook-chapter-outside" in result.output
+    assert "rulebook-chapter-outside" in run(scratch_ws, "validate", "clean").output  # validate sees it too
     index.write_text(index.read_text().replace("chapters: [basics.md, ../../../cards/clean/cards.yaml]",
                                                "chapters: 5"))
     result = run(scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "c.pdf"))
-    assert result.exit_code == 0 and "rulebook-chapters" in result.output and "internal error" not in result.output
+    assert result.exit_code == 1 and "rulebook-chapters" in result.output and "internal error" not in result.output
 
 
 def test_page_templates_are_sandboxed(scratch_ws: Workspace) -> None:

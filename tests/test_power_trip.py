@@ -95,10 +95,10 @@ def test_validator_reports_the_seeds_real_problems(result) -> None:
 
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
 def test_docs_summary_is_current(game: str) -> None:
-    from cardgen.check import check_game, findings_summary
-    from cardgen.project import fit_findings
+    from cardgen.check import findings_summary
+    from cardgen.findings import validate_game
 
-    result = check_game(Workspace.find(REPO), game, extra=fit_findings)
+    result = validate_game(Workspace.find(REPO), game)
     expected = findings_summary(result, f"cardgen validate {game} --format summary")
     assert (REPO / "docs" / f"{game}.md").read_text(encoding="utf-8") == expected, \
         f"regenerate: cardgen validate {game} --format summary > docs/{game}.md"

@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..check import check_game
-from ..errors import CardgenError, Finding
+from ..errors import CardgenError, Finding, count
+from ..output import JobResult
 from ..workspace import Workspace
 from .check import check_deck, read_pool
 from .reader import DeckList, read_deck
@@ -18,3 +19,15 @@ def check_deck_file(ws: Workspace, game: str, path: Path, pool: Path | None = No
     deck = read_deck(path, ws.shown(path))
     picks = read_pool(pool, seat) if pool is not None else None
     return deck, check_deck(deck, result.model, result.catalog, picks)
+
+
+def run_deck_check(ws: Workspace, game: str, path: Path, pool: Path | None = None, seat: int = 1,
+                   strict: bool = False) -> JobResult:
+    """A deck list's findings, and a one-line verdict."""
+    deck, findings = check_deck_file(ws, game, path, pool, seat)
+    c = count(findings)
+    legal = not JobResult(findings=findings).failed(strict)
+    cards = sum(e.count for e in deck.entries)
+    verdict = (f"{deck.file}: {deck.format} list, {cards} cards: " + ("legal" if legal else "not legal")
+               + f" ({c['error']} errors, {c['warning']} warnings, {c['info']} unverifiable or info)")
+    return JobResult(findings=findings, text=verdict + "\n")

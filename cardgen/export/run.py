@@ -4,12 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import CardgenError, did_you_mean
-from ..output import Output, inside, write_atomic
+from ..output import JobResult, Output, inside, write_atomic
 from ..project import Studio, open_studio
 from ..workspace import Workspace
+from . import TARGETS
 from .common import ExportResult, items_for
-
-TARGETS = ("tts", "cockatrice", "draftmancer", "tgc", "mpc", "dtc")
 
 
 def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
@@ -48,8 +47,8 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
 
 
 def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, deck: Path | None = None,
-               image_base: str = "images", studio: Studio | None = None) -> tuple[list[Output], list[str]]:
-    result = make_export(ws, game, target, deck, image_base, studio)  # everything in memory first ...
+               image_base: str = "images", studio: Studio | None = None) -> JobResult:
+    made = make_export(ws, game, target, deck, image_base, studio)  # everything in memory first ...
     folder = out or ws.output_dir(game) / "export" / target
-    outputs = [Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in result.files]  # ... then written
-    return outputs, result.notes
+    outputs = [Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in made.files]  # ... then written
+    return JobResult(outputs, notes=made.notes)

@@ -53,8 +53,7 @@ class LiveGallery:
             try:
                 result = build_gallery(self.ws, self.game, self.out, live=True, version=version,
                                        prepared=self.prepared)
-                self.log(f"rebuilt {result.cards} cards ({result.rendered} faces rendered) in "
-                         f"{time.perf_counter() - started:.2f} s")
+                self.log(f"rebuilt the {result.outputs[0].what} in {time.perf_counter() - started:.2f} s")
             except Exception as exc:  # the server never dies on bad input: the page shows the problem
                 write_error_page(self.out, self.game, error_text(exc), version)
                 self.log(f"cannot build: {error_text(exc)}")

@@ -10,7 +10,7 @@ from ..check import check_game
 from ..errors import CardgenError
 from ..model.card import Catalog
 from ..model.game import GameModel
-from ..output import Output, write_atomic
+from ..output import JobResult, Output, write_atomic
 from ..workspace import Workspace
 from . import report
 from .deal import Deal, deal
@@ -35,13 +35,6 @@ class PackOptions:
     stats: int | None = None
 
 
-@dataclass
-class JobOutput:
-    stdout: str
-    notes: list[str]
-    outputs: list[Output]
-
-
 def _load(ws: Workspace, game: str, format_name: str | None):
     result = check_game(ws, game)
     if result.model is None:
@@ -57,7 +50,7 @@ def choose_seed(seed: int | None) -> tuple[int, bool]:
     return secrets.randbelow(2**31), True
 
 
-def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
+def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobResult:
     # gather: model, cards, format, packs (and sheets) in memory ...
     result, fmt = _load(ws, game, opts.format_name)
     seed, chosen = choose_seed(opts.seed)
@@ -83,7 +76,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
             png = stats_png(stats)
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.txt", text), "statistics as text"))
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.png", png), "statistics as a picture"))
-        return JobOutput(text, notes, outputs)
+        return JobResult(outputs, notes=notes, text=text)
     d = deal(fmt, game, players, seed, opts.print_runs, opts.packs_per_player)
     files = deal_files(ws, game, d, result.catalog, faction, sheets=opts.sheets)
     # ... then write
@@ -94,7 +87,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobOutput:
     if fmt.mode == "exhaust":
         notes.append(f"{len(d.packs)} packs dealt from {d.print_runs} print run(s) of {fmt.run_size} cards; "
                      f"{len(d.leftover)} left over")
-    return JobOutput(files[{"text": "txt"}.get(opts.fmt, opts.fmt)][0], notes, outputs)  # type: ignore[arg-type]
+    return JobResult(outputs, notes=notes, text=str(files[{"text": "txt"}.get(opts.fmt, opts.fmt)][0]))
 
 
 def capacity(fmt: PackFormat, print_runs: int = 1) -> str:
@@ -158,7 +151,7 @@ def _pack_sheets(ws: Workspace, game: str, d: Deal, studio: Studio | None = None
 
 
 def run_draft(ws: Workspace, game: str, players: int | None, seed: int | None, fmt: str, out: Path | None,
-              format_name: str | None = None, print_runs: int = 1) -> JobOutput:
+              format_name: str | None = None, print_runs: int = 1) -> JobResult:
     result, pack_format = _load(ws, game, format_name)
     seed, chosen = choose_seed(seed)
     if players is None:
@@ -170,4 +163,4 @@ def run_draft(ws: Workspace, game: str, players: int | None, seed: int | None, f
     outputs = []
     if out is not None:
         outputs.append(Output(write_atomic(out / f"draft-{seed}.{fmt}", text), "draft picks and log"))
-    return JobOutput(text, notes, outputs)
+    return JobResult(outputs, notes=notes, text=text)

@@ -103,10 +103,11 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     refused: list[str] = []
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
     pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
-    index = ws.shown(ws.root / "rules" / game / "rulebook" / "index.md")
-    content.findings += [Finding(index, 0, 0, Severity.ERROR, "rulebook-fetch-refused", None,
-                                 f"the rulebook asks for {url}: only files inside the workspace and data: URIs are "
-                                 "read (never the network)") for url in dict.fromkeys(refused)]
+    for url in dict.fromkeys(refused):
+        file, line = _where_named(chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"))
+        content.findings.append(Finding(file, line, 1 if line else 0, Severity.ERROR, "rulebook-fetch-refused", None,
+                                        f"the rulebook asks for {url}: only files inside the workspace and data: "
+                                        "URIs are read (never the network)"))
     from pypdf import PdfReader
 
     pages = len(PdfReader(io.BytesIO(pdf)).pages)
@@ -135,6 +136,15 @@ def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = ()
             os.environ["SOURCE_DATE_EPOCH"] = saved
 
 
+def _where_named(chapters: list[Chapter], url: str, fallback: str) -> tuple[str, int]:
+    """The chapter line that names a URL (raw HTML in Markdown), else the book's index."""
+    for chapter in chapters:
+        for offset, text in enumerate(chapter.body.split("\n")):
+            if url in text:
+                return chapter.file, chapter.first_line + offset
+    return fallback, 0
+
+
 def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-untyped-def]
     from urllib.parse import unquote, urlsplit
 
@@ -153,3 +163,22 @@ def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-
             raise ValueError(f"cardgen reads only workspace files and data: URIs, not {url[:200]}")
 
     return WorkspaceFetcher(timeout=1, allowed_protocols={"data", "file"}, allow_redirects=False)
+
+
+def rulebook_findings(studio: Studio) -> list[Finding]:
+    """What is wrong with the rulebook's sources, found without laying it out: chapters, directives, cards,
+    keywords and images they name (what `cardgen validate` reports; the build finds the same)."""
+    ws, game = studio.ws, studio.game
+    if not (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
+        return []
+    book, findings = read_book(ws, game, studio.model.name)
+    if book is None:
+        return findings
+    content = BookContent(studio, findings)
+    chapters = [c for c in [book.intro, *book.chapters] if c is not None]
+    for card in directive_cards(content, chapters):
+        if studio.faces.for_card(card) is not None:
+            content.images[card.id] = ""  # a face exists; its picture is only needed to print
+    for chapter in chapters:
+        content.expand(chapter)
+    return content.findings

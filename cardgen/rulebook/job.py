@@ -7,16 +7,19 @@ from ..output import JobResult, Output, write_atomic
 from ..project import Studio
 from ..workspace import Workspace
 from .booklet import impose
-from .build import build_rulebook
+from .build import Rulebook, build_rulebook
 
 
 def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
                  out: Path | None = None, studio: Studio | None = None) -> JobResult:
     book = build_rulebook(ws, game, paper, gallery, studio)
-    pdf = impose(book.pdf) if booklet else book.pdf
     path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
+    return JobResult(write_rulebook(book, path, paper, booklet), findings=book.findings)
+
+
+def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False) -> list[Output]:
+    """The book's PDF (imposed as a booklet if asked) and its HTML beside it."""
+    pdf = impose(book.pdf) if booklet else book.pdf
     what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} sheets" if booklet else "")
-    result = JobResult(findings=book.findings)
-    result.outputs.append(Output(write_atomic(path, pdf), what))
-    result.outputs.append(Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML"))
-    return result
+    return [Output(write_atomic(path, pdf), what),
+            Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]

@@ -95,6 +95,12 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
 
 
 def test_sheets_print_exactly_the_deck(tmp_path: Path) -> None:
-    out = CliRunner().invoke(main, ["--root", str(REPO), "sheets", "aether-duel", "--copies", "deck",
-                                    str(REPO / "decks/aether-duel/chaos-burn.txt"), "--out", str(tmp_path / "d.pdf")])
+    deck = str(REPO / "decks/aether-duel/chaos-burn.txt")
+    out = CliRunner().invoke(main, ["--root", str(REPO), "sheets", "aether-duel", "--deck", deck,
+                                    "--out", str(tmp_path / "d.pdf")])
     assert out.exit_code == 0 and "71 cards (17 designs)" in out.output
+    # a deck file given as an argument used to be ignored silently; now it is a usage error
+    ignored = CliRunner().invoke(main, ["--root", str(REPO), "sheets", "aether-duel", deck])
+    assert ignored.exit_code == 2 and "unexpected extra argument" in ignored.output.lower()
+    lost = CliRunner().invoke(main, ["--root", str(REPO), "sheets", "aether-duel", "--copies", "deck"])
+    assert lost.exit_code == 2 and "--copies deck needs --deck FILE" in lost.output

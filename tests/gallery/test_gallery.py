@@ -20,26 +20,31 @@ def page_data(path) -> dict:
                       .replace("<\\/", "</"))
 
 
+def rendered(result) -> int:  # type: ignore[no-untyped-def]
+    return int(re.search(r"\((\d+) faces rendered\)", result.outputs[0].what).group(1))
+
+
 def test_gallery_page_faces_and_incremental_rendering(scratch_ws: Workspace) -> None:
     first = build_gallery(scratch_ws, "clean")
-    assert first.cards == 3 and first.rendered == 3
-    data = page_data(first.path)
+    path = first.outputs[0].path
+    assert "gallery of 3 cards" in first.outputs[0].what and rendered(first) == 3
+    data = page_data(path)
     assert data["facets"] == ["faction", "kind", "rarity"] and data["values"]["faction"] == ["Red", "Blue"]
     firestorm = next(c for c in data["cards"] if c["id"] == "firestorm")
     assert firestorm["where"] == "cards/clean/cards.yaml:11" and firestorm["cost"] == 3
-    assert (first.path.parent / firestorm["image"]).is_file()
-    assert "http" not in first.path.read_text().split("<script")[0]  # no external requests
+    assert (path.parent / firestorm["image"]).is_file()
+    assert "http" not in path.read_text().split("<script")[0]  # no external requests
     again = build_gallery(scratch_ws, "clean")
-    assert again.rendered == 0  # unchanged faces are not drawn again
+    assert rendered(again) == 0  # unchanged faces are not drawn again
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
-    assert build_gallery(scratch_ws, "clean").rendered == 1  # only the edited card
-    assert len(list((first.path.parent / "cards").glob("*.png"))) == 3  # the superseded face is gone
+    assert rendered(build_gallery(scratch_ws, "clean")) == 1  # only the edited card
+    assert len(list((path.parent / "cards").glob("*.png"))) == 3  # the superseded face is gone
 
 
 def test_broken_game_shows_findings_and_unreadable_files(fixture_ws: Workspace, tmp_path) -> None:
     result = build_gallery(fixture_ws, "broken", out=tmp_path / "g")
-    data = page_data(result.path)
+    data = page_data(result.outputs[0].path)
     typo = next(c for c in data["cards"] if c["id"] == "typo-faction")
     assert any(f["code"] == "unknown-value" and f["where"] == "cards/broken/cards.yaml:18" for f in typo["findings"])
     assert {b["where"].split(":")[0] for b in data["broken"]} >= {"cards/broken/syntax.yaml", "cards/broken/latin1.yaml"}
@@ -48,7 +53,7 @@ def test_broken_game_shows_findings_and_unreadable_files(fixture_ws: Workspace, 
 def test_report_has_its_figures(tmp_path) -> None:
     from ..conftest import REPO
 
-    path = run_report(Workspace.find(REPO), "power-trip", tmp_path)
+    path = run_report(Workspace.find(REPO), "power-trip", tmp_path).outputs[0].path
     html = path.read_text()
     for name in ("cost-curve", "stats", "rarity", "kinds", "keywords", "findings"):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000 and f"{name}.png" in html

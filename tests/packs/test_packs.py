@@ -74,8 +74,8 @@ def test_random_seed_is_printed(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--players", "0"], "--players must be between 1 and 10,000"),
-    (["--players", "5", "--print-runs", "1000000000"], "--print-runs must be between 1 and 1,000"),
+    (["--players", "0"], "0 is not in the range 1<=x<=10000"),
+    (["--players", "5", "--print-runs", "1000000000"], "1000000000 is not in the range 1<=x<=1000"),
     (["--players", "9"], "one run supports at most 4 players; use --print-runs 2"),
     (["--seed", "abc"], "is not a valid integer"),
     (["--pack-format", "drfat"], "did you mean 'draft'?"),

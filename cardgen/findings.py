@@ -1,0 +1,43 @@
+"""Turn a game into every finding cardgen can report without writing anything: data, faces and rulebook sources.
+
+The one collection of findings: `cardgen validate` reports it, and build, show, the gallery and the set
+report show the same list.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .check import CheckResult, check_game
+from .errors import CardgenError, Finding, Severity, sort_findings
+from .project import Studio, open_studio
+from .workspace import LoadedGame, Workspace
+
+
+def project_findings(studio: Studio) -> list[Finding]:
+    """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the rulebook."""
+    from .rulebook.build import rulebook_findings
+
+    return sort_findings(set(studio.face_findings()) | set(rulebook_findings(studio)))
+
+
+def all_findings(studio: Studio) -> list[Finding]:
+    return sort_findings(set(studio.check.findings) | set(project_findings(studio)))
+
+
+def _extra(loaded: LoadedGame) -> list[Finding]:
+    ws = loaded.workspace
+    folder = ws.templates_dir(loaded.game)
+    if not folder.is_dir():  # a game may be data only for now: nothing to print, so nothing wrong with faces
+        return [Finding(ws.shown(folder), 0, 0, Severity.WARNING, "no-templates", None,
+                        f"no templates for {loaded.game}: card faces are not checked (text fitting, glyphs, art)",
+                        "cardgen new can scaffold a template")]
+    try:
+        studio = open_studio(ws, loaded.game, CheckResult(loaded, []))
+    except CardgenError as exc:
+        return [Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-unusable", None, exc.message)]
+    return project_findings(studio)
+
+
+def validate_game(ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None) -> CheckResult:
+    """Load and check a game completely: the result's findings are the one collection."""
+    return check_game(ws, game, extra=_extra, progress=progress)
