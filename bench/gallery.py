@@ -28,8 +28,9 @@ def main() -> None:
         dark = root / "cards" / "power-trip" / "dark.yaml"
         times = []
         for i in range(5):
-            dark.write_text(dark.read_text().replace("Kill an Entity.", f"Kill an Entity. ({i})", 1)
-                            .replace(f"({i - 1})", "") if i else dark.read_text().replace("Kill an Entity.", "Kill an Entity. (0)", 1))
+            text = dark.read_text()
+            dark.write_text(text.replace("Kill an Entity.", f"Kill an Entity. ({i})", 1).replace(f"({i - 1})", "")
+                            if i else text.replace("Kill an Entity.", "Kill an Entity. (0)", 1))
             t = time.perf_counter()
             live.rebuild()
             times.append(time.perf_counter() - t)

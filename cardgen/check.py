@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import json
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -55,6 +56,9 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
 def _no_cyclic_gc() -> Iterator[None]:
     """Loading builds hundreds of thousands of small containers and no garbage cycles; the cyclic
     collector would walk them again and again (a quarter of the load time on 10,000 cards)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # the collector is process-wide: a server's rebuild thread must not switch it off for everyone
+        return
     was = gc.isenabled()
     gc.disable()
     try:

@@ -53,12 +53,7 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     keep = studio.selector(opts.only)
     findings: list[Finding] = []
     if opts.copies == "one":
-        seen: set[str] = set()
-        chosen = []
-        for card in studio.cards:
-            if card.id not in seen and studio.faces.for_card(card) is not None:
-                seen.add(card.id)
-                chosen.append((card, 1))
+        chosen = [(card, 1) for card in studio.designs(printable=True)]
     elif opts.copies == "collation":
         chosen = print_run(studio.check.catalog, studio.model)
     elif opts.copies == "deck":
@@ -148,11 +143,9 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
         template = studio.faces.rules[0].front
         bleed = bleed_for(p, template.size)[1]
     named: dict[str, PreparedFace] = {}
-    seen: set[str] = set()
-    for card in studio.cards:
-        if card.id in seen or studio.faces.for_card(card) is None or not keep(card):
+    for card in studio.designs(printable=True):
+        if not keep(card):
             continue
-        seen.add(card.id)
         front, back = studio.prepare(card, bleed)
         named[file_stem(card.id)] = front
         if back is not None:

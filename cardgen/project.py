@@ -36,6 +36,11 @@ class Studio:
     def cards(self) -> list[Card]:
         return self.check.catalog.cards
 
+    def designs(self, printable: bool = False) -> list[Card]:
+        """Each design once (the first card of each id); with `printable`, only those a template applies to."""
+        found = self.check.catalog.designs()
+        return [c for c in found if self.faces.for_card(c) is not None] if printable else found
+
     def prepare(self, card: Card, bleed: float | None = None) -> tuple[PreparedFace, PreparedFace | None]:
         rule = self.faces.for_card(card)
         if rule is None:

@@ -85,3 +85,22 @@ def test_output_piped_into_a_reader_that_leaves_is_not_an_error() -> None:
     draft.stdout.close()
     err = draft.stderr.read().decode()
     assert draft.wait() == 0 and "internal error" not in err and "Traceback" not in err
+
+
+def test_the_real_entry_point_takes_root_anywhere(tmp_path) -> None:
+    """`cardgen` as installed (python -m cardgen runs the same `run()`), with --root after the command."""
+    import subprocess
+    import sys
+
+    from .conftest import FIXTURE_WS
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "cardgen", "validate", "clean", "--root", str(FIXTURE_WS)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0 and "clean: 3 cards in 1 file: 0 errors" in done.stdout, done.stderr
+    done = subprocess.run([sys.executable, "-m", "cardgen", f"--root={FIXTURE_WS}", "validate", "broken"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 1 and "error[" in done.stdout and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "cardgen", "validate", "clean"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and "no cardgen workspace here" in done.stderr

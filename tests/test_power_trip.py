@@ -11,10 +11,10 @@ from cardgen.check import check_game
 from cardgen.cli import main
 from cardgen.workspace import Workspace
 
-from .conftest import REPO, SEEDS
+from .conftest import REPO, SEEDS, needs_shared
 
 SEED = SEEDS / "000_cb8ebdbe67f23816.txt"
-needs_seed = pytest.mark.skipif(not SEED.is_file(), reason="the seed documents are not beside this checkout")
+needs_seed = needs_shared(SEED)
 
 
 def _card_section() -> list[str]:

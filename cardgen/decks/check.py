@@ -86,7 +86,7 @@ def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entr
     yield from _outside(deck, counted, main.get("where"), "in the main deck")
     limit = main.get("max_copies")
     if limit:
-        by = Counter()
+        by: Counter[str] = Counter()
         lines: dict[str, int] = {}
         for e, c in counted:
             key = c.name.lower() if main.get("copies_by", "name") == "name" else c.id
@@ -107,7 +107,8 @@ def _outside(deck: DeckList, entries: list[tuple[Entry, Card]], where: dict[str,
     """Cards listed in a place (the main deck, a section) whose data does not match that place's `where`."""
     for e, c in entries if where else []:
         if not matches(where, c.data):  # type: ignore[arg-type]
-            yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section", f"'{c.name}' cannot be {place} ({_describe(where)})")
+            yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section",
+                     f"'{c.name}' cannot be {place} ({_describe(where or {})})")
 
 
 def _sections(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
@@ -181,21 +182,21 @@ def _character(deck: DeckList, spec: dict[str, Any], resolved: list[tuple[Entry,
             yield _f(deck, e.line, Severity.ERROR, "deck-feats", f"'{c.name}' is not a Trait")
     # colour pips: checkable only when the model knows every archetype's pips and each trait's requirements
     pips = {t.name: t.attrs.get("colors") for t in (vocab.terms if vocab else [])}
-    line = (trait_written or ult_written or deck.entries or [None])[0]
-    at = line.line if line else 1
+    written = trait_written or ult_written or deck.entries
+    at = written[0].line if written else 1
     if not all(pips.get(g) for g in specs + classes):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
                  "the source gives no colour pips for these archetypes: whether a Class shares a colour pip with the "
                  "Specialization cannot be checked")
     else:
-        spec_pips = set(pips[specs[0]]) if specs else set()
-        if c_spec.get("share_colour") and not any(spec_pips & set(pips[c]) for c in classes):
+        spec_pips = set(pips[specs[0]] or ()) if specs else set()
+        if c_spec.get("share_colour") and not any(spec_pips & set(pips[c] or ()) for c in classes):
             yield _f(deck, at, Severity.ERROR, "deck-colours", "no Class shares a colour pip with the Specialization")
     if traits and not all(c.get("requires_colors") for _, c in traits):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
                  "the source gives no colour-pip requirements for these Traits: they cannot be checked")
     elif traits and all(pips.get(g) for g in specs + classes):
-        have = Counter(p for g in specs + classes for p in pips[g])
+        have = Counter(p for g in specs + classes for p in pips[g] or ())
         for e, c in traits:
             need = Counter(c.get("requires_colors") or [])
             if any(have[p] < n for p, n in need.items()):

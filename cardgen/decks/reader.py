@@ -33,9 +33,6 @@ class DeckList:
     format: str
     entries: list[Entry] = field(default_factory=list)
 
-    def section(self, name: str) -> list[Entry]:
-        return [e for e in self.entries if e.section == name]
-
     def sections(self) -> list[str]:
         return list(dict.fromkeys(e.section for e in self.entries))
 

@@ -1,7 +1,7 @@
 """Turn a game's cards into a Cockatrice version-4 card database (custom set) and pictures named by card name."""
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import xml.etree.ElementTree as ET
 
 from ..model.card import file_stem
 from ..model.cost import parse_cost
@@ -35,7 +35,14 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
             continue
         seen.add(name)
         unique.append(item)
-    cards_xml = []
+    root = ET.Element("cockatrice_carddatabase", version="4")
+    info = ET.SubElement(root, "info")
+    ET.SubElement(info, "author").text = "cardgen"
+    ET.SubElement(info, "sourceVersion").text = studio.model.version
+    set_el = ET.SubElement(ET.SubElement(root, "sets"), "set")
+    for tag, value in (("name", code), ("longname", studio.model.name), ("settype", "Custom")):
+        ET.SubElement(set_el, tag).text = value
+    cards_el = ET.SubElement(root, "cards")
     for item in unique:
         card = item.card
         name = card.name or card.id
@@ -59,28 +66,24 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         stats = stats_of(studio, card)
         if stats:
             props.append(("pt", "/".join(map(str, stats))))
-        text = str(card.get("text") or "")
-        attrs = f' rarity="{escape(str(card.get("rarity")))}"' if card.get("rarity") else ""
+        el = ET.SubElement(cards_el, "card")
+        ET.SubElement(el, "name").text = name
+        ET.SubElement(el, "text").text = str(card.get("text") or "")
+        prop = ET.SubElement(el, "prop")
+        for key, value in props:
+            ET.SubElement(prop, key).text = value
+        attrs = {"rarity": str(card.get("rarity"))} if card.get("rarity") else {}
         if card.get("number"):
-            attrs += f' num="{escape(str(card.get("number")))}"'
-        attrs += f' picurl="{escape(picture)}"'
+            attrs["num"] = str(card.get("number"))
+        attrs["picurl"] = picture
+        ET.SubElement(el, "set", attrs).text = code
+        if "Token" in kinds:
+            ET.SubElement(el, "token").text = "1"
         row = "0" if "Spell" in kinds or "Trick" in kinds else "2" if "Entity" in kinds or "Monster" in kinds else "1"
-        token = "Token" in kinds
-        cards_xml.append(
-            "    <card>\n"
-            f"      <name>{escape(name)}</name>\n"
-            f"      <text>{escape(text)}</text>\n"
-            "      <prop>\n" + "".join(f"        <{k}>{escape(v)}</{k}>\n" for k, v in props) + "      </prop>\n"
-            f"      <set{attrs}>{escape(code)}</set>\n"
-            + ("      <token>1</token>\n" if token else "")
-            + f"      <tablerow>{row}</tablerow>\n"
-            "    </card>\n")
-    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_carddatabase version="4">\n'
-           f"  <info>\n    <author>cardgen</author>\n    <sourceVersion>{escape(studio.model.version)}</sourceVersion>\n"
-           "  </info>\n  <sets>\n    <set>\n"
-           f"      <name>{escape(code)}</name>\n      <longname>{escape(studio.model.name)}</longname>\n"
-           "      <settype>Custom</settype>\n    </set>\n  </sets>\n  <cards>\n" + "".join(cards_xml)
-           + "  </cards>\n</cockatrice_carddatabase>\n")
+        ET.SubElement(el, "tablerow").text = row
+    ET.indent(root, space="  ")
+    xml = ET.tostring(root, encoding="unicode", xml_declaration=False)
+    xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"
     result.files.append(ExportFile(f"{code}.xml", xml, "card database (customsets folder)"))
     for item, png in zip(unique, render_pngs([i.front for i in unique], studio.fonts, studio.model, dpi=200)):
         stem = safe_stem(item.card.name or item.card.id) or file_stem(item.card.id)

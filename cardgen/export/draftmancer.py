@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from ..errors import CardgenError
-from ..model.card import file_stem
+from ..model.card import Card, file_stem
 from ..packs.spec import load_format
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -15,6 +15,7 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
     result = ExportResult("draftmancer")
     model, catalog = studio.model, studio.check.catalog
     fmt = load_format(model, catalog)
+    slots: list[tuple[str, int | None, list[tuple[Card, int]]]]
     if fmt.mode == "exhaust":
         cards = [(c, n) for c, n in fmt.pool]
         slots = [("MainSlot", fmt.pack_size, cards)]
@@ -31,7 +32,8 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
                 raise CardgenError(f"two cards in the pack pool are named '{name}' ({card.where()}); "
                                    "Draftmancer knows cards by name: rename one or give it an explicit name")
     pool = {card.id: card for _, _, entries in slots for card, _ in entries}
-    backs = {studio.faces.for_card(c).back.name for c in pool.values() if studio.faces.for_card(c).back}
+    rules = [studio.faces.for_card(c) for c in pool.values()]
+    backs = {rule.back.name for rule in rules if rule is not None and rule.back is not None}
     settings = {"name": model.name, "boostersPerPlayer": fmt.packs_per_player,
                 "withReplacement": fmt.mode == "slots" and not fmt.unique_in_pack, "colorBalance": False,
                 "duplicateProtection": fmt.unique_in_pack}
@@ -41,7 +43,7 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
         settings["cardBack"] = f"{image_base}/back.png"
     custom = []
     for card in pool.values():
-        entry = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
+        entry: dict[str, object] = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
                  "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
                  "collector_number": card.id}
         if card.get("rarity"):

@@ -29,8 +29,7 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
     if target == "cockatrice":
         from .cockatrice import export_cockatrice
 
-        seen: set[str] = set()  # a card database holds every card once, not the print run
-        cards = [c for c in studio.cards if c.id not in seen and not seen.add(c.id) and studio.faces.for_card(c)]
+        cards = studio.designs(printable=True)  # a card database holds every card once, not the print run
         from .common import ExportItem
 
         return export_cockatrice(studio, [ExportItem(c, 1, *studio.prepare(c, 0.0)) for c in cards])

@@ -73,7 +73,7 @@ def export_tts(studio: Studio, items: list[ExportItem]) -> ExportResult:
 
 def _fit(png: bytes, w: int, h: int) -> Image.Image:
     with Image.open(io.BytesIO(png)) as im:
-        return im.convert("RGB").resize((w, h), Image.LANCZOS)
+        return im.convert("RGB").resize((w, h), Image.Resampling.LANCZOS)
 
 
 def _png(img: Image.Image) -> bytes:

@@ -1,7 +1,6 @@
 """The gallery job: load, validate and render a game, then write its gallery page; or an error page."""
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from ..errors import CardgenError
@@ -10,7 +9,7 @@ from ..output import JobResult, Output, write_atomic
 from ..project import open_studio
 from ..render.face import PreparedFace
 from ..workspace import Workspace
-from .page import write_gallery
+from .page import page_template, write_gallery
 
 
 def build_gallery(ws: Workspace, game: str, out: Path | None = None, live: bool = False, version: str = "",
@@ -24,13 +23,7 @@ def build_gallery(ws: Workspace, game: str, out: Path | None = None, live: bool 
 
 def write_error_page(out: Path, game: str, error: str, version: str) -> Path:
     """What the live page shows while the game cannot be built at all (a broken model or template)."""
-    page = f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(game)} — cannot build</title>
-<style>body{{font:15px system-ui,sans-serif;margin:40px;background:#fdecea;color:#7f1d1d}}pre{{white-space:pre-wrap}}</style>
-</head><body><h1>{html.escape(game)} cannot be built right now</h1><pre>{html.escape(error)}</pre>
-<p>Fix the file and save: this page reloads by itself.</p>
-<script>let v={version!r};setInterval(()=>fetch("version.txt?"+Date.now(),{{cache:"no-store"}}).then(r=>r.ok?r.text():v)
-.then(t=>{{if(t.trim()!==v)location.reload()}}).catch(()=>{{}}),300);</script></body></html>"""
-    return write_atomic(out / "index.html", page)
+    return write_atomic(out / "index.html", page_template("errorpage").render(game=game, error=error, version=version))
 
 
 def error_text(exc: Exception) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, TemplateError, select_autoescape
+from jinja2 import FileSystemLoader, Template, TemplateError, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import CardgenError, Finding, count
@@ -45,7 +45,6 @@ def _env(studio: Studio) -> SandboxedEnvironment:
 
 def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
                   version: str = "") -> GalleryResult:
-    seen: set[str] = set()
     entries: list[dict[str, Any]] = []
     todo = []
     by_card: dict[str, list[Finding]] = {}
@@ -53,10 +52,7 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
         if f.card:
             by_card.setdefault(f.card, []).append(f)
     facets = facet_fields(studio)
-    for card in studio.cards:
-        if card.id in seen:
-            continue
-        seen.add(card.id)
+    for card in studio.designs():
         image = None
         if studio.faces.for_card(card) is not None:
             face = studio.prepare(card, 0.0)[0]
@@ -74,12 +70,6 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
             "search": " ".join([card.name, card.id] + [str(v) for v in card.data.values()]).lower(),
             "findings": [_finding(f) for f in by_card.get(card.id, [])],
         })
-    for (_, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
-        write_atomic(path, png)
-    used = {e["image"] for e in entries if e["image"]}
-    for old in (out / "cards").glob("*.png"):  # faces replaced by an edit: nothing links to them any more
-        if f"cards/{old.name}" not in used:
-            old.unlink(missing_ok=True)
     blocked = [_finding(f) for f in findings if f.code in BLOCKING]
     others = [_finding(f) for f in findings if not f.card and f.code not in BLOCKING]
     data = {"game": studio.game, "name": studio.model.name, "cards": entries, "facets": facets,
@@ -88,9 +78,18 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
     try:
         html = _env(studio).get_template("index.html.j2").render(data=data, data_json=script_json(data))
     except TemplateError as exc:  # a workspace's own gallery template: its mistake, one line, never a traceback
-        where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "filename", None) else ""
+        filename = getattr(exc, "filename", None)
+        where = f"{filename}:{getattr(exc, 'lineno', 0)}: " if filename else ""
         raise CardgenError(f"{where}the gallery template failed: {exc}") from exc
+    # the swap: new faces first (named by content, so nothing the old page shows is touched), then the page
+    # itself atomically, and only then the faces nothing links to any more; a reader never sees a broken page
+    for (_, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
+        write_atomic(path, png)
     path = write_atomic(out / "index.html", html)
+    used = {e["image"] for e in entries if e["image"]}
+    for old in (out / "cards").glob("*.png"):
+        if f"cards/{old.name}" not in used:
+            old.unlink(missing_ok=True)
     return GalleryResult(path, len(entries), len(todo), findings)
 
 
@@ -113,3 +112,10 @@ def script_json(data: object) -> str:
                     ("\u2029", "\\u2029")):
         text = text.replace(ch, esc)
     return text
+
+
+def page_template(name: str) -> Template:
+    """One of cardgen's own HTML pages (report, error page), from the package, autoescaped, sandboxed."""
+    folder = Path(__file__).resolve().parents[1] / "data" / "templates" / name
+    env = SandboxedEnvironment(loader=FileSystemLoader(str(folder)), autoescape=True)
+    return env.get_template("index.html.j2")

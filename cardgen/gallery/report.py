@@ -1,7 +1,6 @@
 """Turn a validated game into a set report: an HTML page and PNG figures of its balance and open findings."""
 from __future__ import annotations
 
-import html
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from ..model.game import assign_groups
 from ..output import write_atomic
 from ..plots import figure_png, pyplot
 from ..project import Studio
+from .page import page_template
 
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b7791f", "info": "#2b6cb0"}
 
@@ -22,7 +22,7 @@ def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
 
 def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     plt = pyplot()
-    cards = list({c.id: c for c in studio.cards}.values())
+    cards = studio.designs()
     model = studio.model
     cfield, kfield = model.role_field("faction"), model.role_field("kind")
     cost = model.cost_field or ""
@@ -68,25 +68,25 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         figures.append(("stats", "Stats against cost (one dot per design; colour = faction)", figure_png(fig)))
 
     # 3. rarity and kind mix per faction, against the collation
-    groups = assign_groups(studio.check.catalog, studio.model.collation)
+    assigned = assign_groups(studio.check.catalog, studio.model.collation)
     expected: dict[str, dict[str, int]] = {}
     actual: dict[str, Counter[str]] = defaultdict(Counter)
     for g in studio.model.collation:
         if g.rarities:
             expected[g.name] = {r: (n.designs or 0) for r, n in g.rarities.items()}
     for c in studio.check.catalog:
-        g = groups[c.order]
-        if g is not None and g.name in expected:
-            actual[g.name][str(c.get("rarity") or "no rarity").lower()] += 1
+        group = assigned[c.order]
+        if group is not None and group.name in expected:
+            actual[group.name][str(c.get("rarity") or "no rarity").lower()] += 1
     if expected:
         fig, ax = plt.subplots(figsize=(7, 3.2))
         names = list(expected)
         rarities = sorted({r for e in expected.values() for r in e} | {r for a in actual.values() for r in a})
         width = 0.8 / len(rarities)
         for i, r in enumerate(rarities):
-            xs = [n + i * width - 0.4 + width / 2 for n in range(len(names))]
-            ax.bar(xs, [actual[g][r] for g in names], width, label=f"{r} (transcribed)")
-            ax.scatter(xs, [expected[g].get(r, 0) for g in names], marker="_", s=300, color="black", zorder=3)
+            centres = [n + i * width - 0.4 + width / 2 for n in range(len(names))]
+            ax.bar(centres, [actual[g][r] for g in names], width, label=f"{r} (transcribed)")
+            ax.scatter(centres, [expected[g].get(r, 0) for g in names], marker="_", s=300, color="black", zorder=3)
         ax.set_xticks(range(len(names)), names)
         ax.set_ylabel("designs")
         ax.set_title("Designs per rarity against the collation (black bars: expected)")
@@ -101,11 +101,11 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         fig, ax = plt.subplots(figsize=(7, 3.2))
         names = sorted(mix, key=lambda g: -sum(mix[g].values()))[:10]
         kinds = sorted({k for m in mix.values() for k in m})
-        bottom = [0] * len(names)
+        bottom = [0.0] * len(names)
         for k in kinds:
             vals = [mix[g][k] for g in names]
             ax.bar(names, vals, bottom=bottom, label=k)
-            bottom = [b + v for b, v in zip(bottom, vals)]
+            bottom = [b + float(v) for b, v in zip(bottom, vals)]
         ax.tick_params(axis="x", rotation=30)
         ax.set_ylabel("designs")
         ax.set_title("Kinds per faction (aliases counted as their kind)")
@@ -113,7 +113,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         figures.append(("kinds", "Kinds per faction", figure_png(fig)))
 
     # 4. keyword usage
-    words = Counter()
+    words: Counter[str] = Counter()
     texts = [str(c.get(f) or "").lower() for c in cards for f in studio.model.text_fields]
     for kw in studio.model.keywords:
         words[kw.name] = sum(1 for t in texts if kw.name.lower() in t)
@@ -126,11 +126,11 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         figures.append(("keywords", "How many cards use each glossary keyword", figure_png(fig)))
 
     # 5. open findings by category
-    by_code = Counter((str(f.severity), f.code) for f in findings)
+    by_code: Counter[tuple[str, str]] = Counter((str(f.severity), f.code) for f in findings)
     if by_code:
         fig, ax = plt.subplots(figsize=(7, 0.25 * len(by_code) + 1))
-        items = sorted(by_code.items(), key=lambda kv: kv[1])
-        ax.barh([c for (_, c), _ in items], [v for _, v in items], color=[SEVERITY_COLOURS[s] for (s, _), _ in items])
+        rows = sorted(by_code.items(), key=lambda kv: kv[1])
+        ax.barh([c for (_, c), _ in rows], [v for _, v in rows], color=[SEVERITY_COLOURS[s] for (s, _), _ in rows])
         ax.set_xlabel("findings")
         ax.set_title("Open findings by category (red: errors, amber: warnings, blue: info)")
         figures.append(("findings", "Open findings by category", figure_png(fig)))
@@ -142,17 +142,9 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
 
 
 def _page(studio: Studio, figures: list[tuple[str, str, bytes]], by_code: Counter[Any], findings: list[Finding]) -> str:
-    rows = "".join(f"<tr><td class='{s}'>{s}</td><td><code>{html.escape(c)}</code></td><td>{n}</td>"
-                   f"<td>{html.escape(next(f.message for f in findings if f.code == c))}</td></tr>"
-                   for (s, c), n in sorted(by_code.items(), key=lambda kv: (-["info", "warning", "error"].index(kv[0][0]), kv[0][1])))
-    figs = "".join(f"<figure><img src='{n}.png' alt='{html.escape(t)}'><figcaption>{html.escape(t)}</figcaption></figure>"
-                   for n, t, _ in figures)
-    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(studio.model.name)} — set report</title>
-<style>body{{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1f1b16;background:#faf7f0}}
-figure{{margin:18px 0}}img{{max-width:100%}}figcaption{{color:#6b5f50;font-size:13px}}table{{border-collapse:collapse;width:100%}}
-td{{border-bottom:1px solid #e6dcc8;padding:3px 8px;vertical-align:top}}.error{{color:#c62828}}.warning{{color:#b7791f}}
-.info{{color:#2b6cb0}}</style></head><body><h1>{html.escape(studio.model.name)}: set report</h1>
-<p>{len(studio.cards)} cards. Made by <code>cardgen report {html.escape(studio.game)}</code> from the same data as the sheets.</p>
-{figs}<h2>Open findings by category</h2><table><tr><th>severity</th><th>code</th><th>count</th><th>for example</th></tr>{rows}</table>
-</body></html>
-"""
+    order = ["info", "warning", "error"]
+    rows = [{"severity": s, "code": c, "count": n, "example": next(f.message for f in findings if f.code == c)}
+            for (s, c), n in sorted(by_code.items(), key=lambda kv: (-order.index(kv[0][0]), kv[0][1]))]
+    return page_template("report").render(
+        name=studio.model.name, game=studio.game, cards=len(studio.cards), rows=rows,
+        figures=[{"file": n, "title": t} for n, t, _ in figures]) + "\n"

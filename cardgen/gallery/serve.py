@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import os
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -32,18 +31,6 @@ class LiveGallery:
         return [self.ws.cards_dir(self.game), r / "rules" / self.game, self.ws.templates_dir(self.game),
                 r / "templates" / "_shared", self.ws.fonts_dir(), BUNDLED]
 
-    def snapshot(self) -> dict[str, tuple[float, int]]:
-        state: dict[str, tuple[float, int]] = {}
-        for folder in self.watched():
-            for dirpath, _, files in os.walk(folder):
-                for name in files:
-                    path = os.path.join(dirpath, name)
-                    try:
-                        st = os.stat(path)
-                    except OSError:  # deleted while we looked
-                        continue
-                    state[path] = (st.st_mtime, st.st_size)
-        return state
 
     def rebuild(self) -> None:
         with self.lock:
@@ -59,13 +46,14 @@ class LiveGallery:
                 self.log(f"cannot build: {error_text(exc)}")
             write_atomic(self.out / "version.txt", version)
 
-    def watch(self, stop: threading.Event, interval: float = 0.2) -> None:
-        last = self.snapshot()
-        while not stop.wait(interval):
-            now = self.snapshot()
-            if now != last:
-                last = now
-                self.rebuild()
+    def watch(self, stop: threading.Event) -> None:
+        """Rebuild after each burst of saves: watchfiles waits for 50 ms of quiet (an editor writes a file in
+        several steps) and gives the changes of the burst together."""
+        from watchfiles import watch
+
+        folders = [str(p) for p in self.watched() if p.is_dir()]
+        for _changes in watch(*folders, stop_event=stop, step=50, debounce=1600, raise_interrupt=False):
+            self.rebuild()
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -99,7 +87,11 @@ def serve(ws: Workspace, game: str, port: int = 8000, host: str = "127.0.0.1",
     stop = stop or threading.Event()
     watcher = threading.Thread(target=live.watch, args=(stop,), daemon=True)
     watcher.start()
-    threading.Thread(target=lambda: (stop.wait(), server.shutdown()), daemon=True).start()
+    def shut_down() -> None:
+        stop.wait()
+        server.shutdown()
+
+    threading.Thread(target=shut_down, daemon=True).start()
     log(f"serving {ws.shown(out)} on http://{host}:{port}/ — edit the game's files and the page follows; Ctrl-C stops")
     try:
         server.serve_forever(poll_interval=0.2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ..yamlio import Loc
 
@@ -79,6 +79,15 @@ class Card:
         return f"{self.file}:{self.line}"
 
 
+def designs(cards: Iterable[Card]) -> list[Card]:
+    """One card per id, the first in order: what "each design once" means everywhere (a repeated id is
+    the validator's business)."""
+    seen: dict[str, Card] = {}
+    for card in cards:
+        seen.setdefault(card.id, card)
+    return list(seen.values())
+
+
 @dataclass
 class Catalog:
     """All cards of one game, in file order, with the files they came from."""
@@ -92,6 +101,9 @@ class Catalog:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+    def designs(self) -> list[Card]:
+        return designs(self.cards)
 
     def by_id(self) -> dict[str, Card]:
         """First card per id (duplicates are the validator's business)."""

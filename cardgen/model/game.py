@@ -163,7 +163,6 @@ class GameModel:
     deck: dict[str, Any] = field(default_factory=dict)
     draft: dict[str, Any] = field(default_factory=dict)
     packs: dict[str, Any] = field(default_factory=dict)
-    raw: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)  # the `game:` section, once checked to be a mapping
     digest: str = ""  # hash of game.yaml's bytes: part of every cache key that depends on the model
     section_locs: dict[str, Loc] = field(default_factory=dict)

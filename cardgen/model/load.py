@@ -322,7 +322,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     model = GameModel(
         id=game_id, name=r.get(game, "name", str, "game", default=game_id), file=shown,
         version=str(game.get("version") or ""), description=r.get(game, "description", str, "game", default=""),
-        raw=dict(raw), info=dict(game), section_locs={k: raw.key_loc(k) for k in raw},
+        info=dict(game), section_locs={k: raw.key_loc(k) for k in raw},
         digest=hashlib.sha1(doc.text.encode("utf-8")).hexdigest(),
     )
     _vocabularies(r, raw, model)

@@ -5,6 +5,7 @@ import random
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from ..errors import CardgenError
 from .spec import PackFormat
@@ -30,10 +31,6 @@ class Deal:
     print_runs: int
     packs: list[Pack] = field(default_factory=list)
     leftover: list[str] = field(default_factory=list)  # exhaust: cards of the run(s) that no pack holds
-
-
-def max_players(fmt: PackFormat) -> int:
-    return fmt.run_size // (fmt.packs_per_player * fmt.pack_size)
 
 
 def deal(fmt: PackFormat, game: str, players: int, seed: int, print_runs: int = 1,
@@ -146,7 +143,7 @@ class SlotSampler:
             return 0
         return self.rng.choices(range(len(self.plans)), self.variant_weights)[0]
 
-    def slots(self, variant: int) -> list[tuple[str, list[str]]]:
+    def slots(self, variant: int) -> list[tuple[str, Sequence[str]]]:
         """One pack as (sheet, cards drawn from it) per slot of the given variant."""
         return [(name, self.draw(name, k)) for name, k in self.plans[variant]]
 

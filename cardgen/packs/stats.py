@@ -127,8 +127,8 @@ def slot_joint(fmt: PackFormat, packs: list[list[SlotDraw]], players: int = 8) -
         for sheet, cards in p:
             by_slot.setdefault((sheet, len(cards)), []).append(cards)
     for (sheet_name, k), draws in sorted(by_slot.items()):
-        sheet = fmt.sheets[sheet_name]
-        joint.slots.append(_one_slot(sheet_name, k, [c.id for c in sheet.cards], sheet.weights, draws))
+        drawn_from = fmt.sheets[sheet_name]
+        joint.slots.append(_one_slot(sheet_name, k, [c.id for c in drawn_from.cards], drawn_from.weights, draws))
     joint.tests.append(_consecutive_overlap(fmt, packs))
     return joint
 
@@ -286,10 +286,10 @@ def slot_stats(fmt: PackFormat, packs: int, seed: int, players: int = 8) -> Stat
     stats = Stats(fmt.name, fmt.mode, packs, packs)
     dup = 0
     observed = stats.observed
-    drawn = []
+    drawn: list[list[SlotDraw]] = []
     for _ in range(packs):
         slots = sampler.slots(sampler.variant())
-        drawn.append(slots)
+        drawn.append(list(slots))
         cards = [c for _, got in slots for c in got]
         observed.update(cards)
         if len(set(cards)) != len(cards):

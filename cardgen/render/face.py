@@ -5,7 +5,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from reportlab.lib.colors import Color, HexColor, toColor
 
@@ -43,6 +43,16 @@ class PreparedFace:
     findings: list[Finding] = field(default_factory=list)
 
 
+class FaceStore(Protocol):
+    """Where prepared faces outlive a run (render.facecache.FaceCache)."""
+
+    def get(self, key: str, template: Template) -> PreparedFace | None: ...
+
+    def put(self, face: PreparedFace) -> None: ...
+
+    def save(self) -> None: ...
+
+
 class FaceRenderer:
     """Prepares and draws faces for one game; prepared faces are memoised by content."""
 
@@ -55,7 +65,7 @@ class FaceRenderer:
         # fitting is the costly part and does not depend on the bleed: faces drawn with another bleed
         # (trim-only pictures, vendor canvases) reuse it
         self._fits: dict[tuple, rt.Fit] = {}
-        self.store = None  # an optional FaceCache on disk (render.facecache)
+        self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
         if family not in self._measurers:

@@ -17,13 +17,20 @@ from .face import PreparedFace
 from .template import Template
 
 
+def code_files() -> list[Path]:
+    """The code a prepared face depends on: the renderer, units, and the model's cost and text grammars."""
+    here = Path(__file__).resolve().parent
+    package = here.parent
+    return sorted([*here.glob("*.py"), package / "units.py", package / "model" / "cost.py",
+                   package / "model" / "text.py", package / "model" / "game.py"])
+
+
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     from .. import __version__
 
-    here = Path(__file__).resolve().parent
     h = hashlib.sha1(__version__.encode())
-    for path in sorted([*here.glob("*.py"), here.parent / "model" / "cost.py"]):
+    for path in code_files():
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import Finding, Severity
@@ -85,10 +84,10 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         return template
 
     for where, front_name, back_name, loc in entries:
-        front = get(front_name, loc)
-        back = get(str(back_name), loc) if back_name else None
-        if front is not None:
-            faces.rules.append(FaceRule(where, front, back))
+        front_template = get(front_name, loc)
+        back_template = get(str(back_name), loc) if back_name else None
+        if front_template is not None:
+            faces.rules.append(FaceRule(where, front_template, back_template))
     return faces, findings
 
 
@@ -110,7 +109,3 @@ def _safe_zone(template: Template) -> list[Finding]:
                                f"{s / 72 * 25.4:.1f} mm safe zone"))
     return out
 
-
-def template_paths(ws: Workspace, game: str) -> list[Path]:
-    folder = ws.templates_dir(game)
-    return sorted(folder.rglob("*.yaml")) if folder.is_dir() else []

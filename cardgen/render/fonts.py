@@ -106,9 +106,6 @@ class FontSet:
     def width(self, stem: str, text: str, size: float) -> float:
         return pdfmetrics.stringWidth(text, self.name(stem), size)
 
-    def ascent(self, stem: str, size: float) -> float:
-        return self.get(stem).face.ascent * size / 1000.0
-
     def cap_height(self, stem: str, size: float) -> float:
         face = self.get(stem).face
         return (getattr(face, "capHeight", 0) or face.ascent * 0.7) * size / 1000.0

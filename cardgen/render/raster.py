@@ -6,7 +6,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Iterator, Mapping
+from typing import Iterator
 
 from ..errors import CardgenError
 from ..model.game import GameModel
@@ -109,6 +109,3 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
             yield by_index[i]
     return ordered()
 
-
-def unique(faces: Mapping[str, PreparedFace]) -> list[PreparedFace]:
-    return [faces[k] for k in sorted(faces)]

@@ -65,8 +65,8 @@ def plan_grid(spec: SheetSpec) -> Grid:
     b, g = spec.bleed, spec.gutter
     offset = max(MARK_OFFSET, b)
     reserve = (offset + 1.5 * MM) if spec.crop_marks else 0.0  # room for at least a short mark
-    room_w = pw - 2 * max(PRINTER_MARGIN, reserve - b if spec.layout == "shared-cut" else reserve - b)
-    room_h = ph - 2 * max(PRINTER_MARGIN, reserve - b if spec.layout == "shared-cut" else reserve - b)
+    room_w = pw - 2 * max(PRINTER_MARGIN, reserve - b)
+    room_h = ph - 2 * max(PRINTER_MARGIN, reserve - b)
     cols = rows = 0
     while _fits(cols + 1, cw, b, g, spec.layout) <= room_w + 1e-6:
         cols += 1

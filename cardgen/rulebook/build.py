@@ -77,9 +77,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     chapters = [c for c in [book.intro, *book.chapters] if c is not None]
     needed = directive_cards(content, chapters)
     if gallery:
-        seen: set[str] = set()
-        content.gallery_cards = [c for c in studio.cards if c.id not in seen and not seen.add(c.id)
-                                 and studio.faces.for_card(c)]
+        content.gallery_cards = studio.designs(printable=True)
     content.prepare_images(needed)
     content.prepare_images(content.gallery_cards, dpi=200)
     rendered = [_chapter_html(content, ch, f"ch{n}") for n, ch in enumerate(book.chapters, 1)]

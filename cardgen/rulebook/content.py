@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card
+from ..model.card import Card, designs
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols
 from ..output import write_atomic
 from ..project import Studio
@@ -83,7 +83,7 @@ class BookContent:
     # -- faces ---------------------------------------------------------------------------------------
     def prepare_images(self, cards: list[Card], dpi: int = DPI) -> None:
         """Render faces once. Figures print 50-63 mm wide (300 dpi); gallery cards 38 mm (200 dpi is 330 there)."""
-        unique = list({c.id: c for c in cards}.values())
+        unique = designs(cards)
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
         cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"

@@ -70,7 +70,7 @@ class Context:
 
     def is_draft(self, card: Card) -> bool:
         field = self.model.draft_field
-        return bool(field) and card.get(field) in self.model.draft_values
+        return bool(field) and card.get(field or "") in self.model.draft_values
 
 
 def validate(model: GameModel, catalog: Catalog, root: Path) -> list[Finding]:

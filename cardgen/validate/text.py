@@ -77,7 +77,7 @@ def check_text_symbols(card: Card, ctx: Context) -> Iterator[Finding]:
 def check_unfinished(card: Card, ctx: Context) -> Iterator[Finding]:
     reasons = []
     if ctx.is_draft(card):
-        reasons.append(f"marked {ctx.model.draft_field}: {card.get(ctx.model.draft_field)}")
+        reasons.append(f"marked {ctx.model.draft_field}: {card.get(ctx.model.draft_field or '')}")
     placeholders = ctx.placeholder_fields(card)
     for key, value in card.data.items():
         if key == ctx.model.draft_field or value is None:

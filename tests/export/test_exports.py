@@ -17,7 +17,7 @@ from cardgen.export.run import make_export, run_export
 from cardgen.packs.spec import load_format
 from cardgen.workspace import Workspace, load_game
 
-from ..conftest import FIXTURE_WS, REPO
+from ..conftest import FIXTURE_WS, REPO, needs_shared
 
 XSD = REPO.parent / "shared" / "external" / "cockatrice" / "cards-v4.xsd"
 
@@ -57,7 +57,7 @@ def test_tts_sheets_grid_hidden_slot_and_saved_object(monkeypatch) -> None:
     assert all(str(c["CardID"] // 100) in c["CustomDeck"] for c in deck["ContainedObjects"])
 
 
-@pytest.mark.skipif(not XSD.is_file(), reason="the Cockatrice schema is not beside this checkout")
+@needs_shared(XSD)
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
 def test_cockatrice_xml_validates_against_the_schema(monkeypatch, game: str) -> None:
     import xmlschema

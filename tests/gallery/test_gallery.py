@@ -5,6 +5,7 @@ import json
 import re
 import socket
 import threading
+import time
 
 import pytest
 
@@ -88,12 +89,28 @@ def test_busy_port_is_a_clear_error(tmp_path) -> None:
         sock.close()
 
 
-def test_watcher_sees_changes(scratch_ws: Workspace) -> None:
-    live = LiveGallery(scratch_ws, "clean", scratch_ws.output_dir("clean") / "gallery", lambda m: None)
-    before = live.snapshot()
-    (scratch_ws.cards_dir("clean") / "more.yaml").write_text("- name: X\n")
-    assert live.snapshot() != before
-    assert threading.active_count() >= 1
+def test_watcher_rebuilds_once_per_burst_of_saves(scratch_ws: Workspace) -> None:
+    out = scratch_ws.output_dir("clean") / "gallery"
+    live = LiveGallery(scratch_ws, "clean", out, lambda m: None)
+    stop = threading.Event()
+    watcher = threading.Thread(target=live.watch, args=(stop,), daemon=True)
+    watcher.start()
+    try:
+        time.sleep(0.5)  # let the watcher start
+        cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+        text = cards.read_text()
+        for n in range(3):  # an editor saving in steps: one rebuild, not three
+            cards.write_text(text.replace("Deal 2 damage", f"Deal {n + 3} damage"))
+        deadline = time.monotonic() + 10
+        while live.generation == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert live.generation == 1
+        assert "Deal 5 damage" in (out / "index.html").read_text()
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+    assert not watcher.is_alive()
 
 
 @pytest.mark.parametrize("port", [0, 70000])

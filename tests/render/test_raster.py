@@ -15,6 +15,7 @@ from cardgen.workspace import Workspace
 from ..conftest import FIXTURE_WS, TESTS
 
 GOLDEN = TESTS / "goldens" / "clean-firestorm-72dpi.png"
+FAILED = TESTS / "output" / "goldens"  # ignored by git
 
 
 @pytest.fixture(scope="module")
@@ -51,4 +52,10 @@ def test_png_bytes_are_reproducible_and_match_the_golden(studio, regen: bool) ->
     assert got.size == want.size == (196, 267)
     diff = ImageChops.difference(got, want).convert("L")
     changed = sum(diff.histogram()[49:])
-    assert changed < 0.01 * got.size[0] * got.size[1], f"{changed} pixels differ; rerun with --regen-goldens if intended"
+    if changed >= 0.01 * got.size[0] * got.size[1]:
+        FAILED.mkdir(parents=True, exist_ok=True)  # what a reviewer needs: the picture, and where it differs
+        got.save(FAILED / f"actual-{GOLDEN.name}")
+        diff.point(lambda v: 255 if v > 48 else 0).save(FAILED / f"diff-{GOLDEN.name}")
+    assert changed < 0.01 * got.size[0] * got.size[1], (
+        f"{changed} pixels differ; see {FAILED}/actual-{GOLDEN.name} and diff-{GOLDEN.name}; "
+        "rerun with --regen-goldens if intended")

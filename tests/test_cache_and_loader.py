@@ -1,0 +1,83 @@
+"""The face cache re-lays out exactly what an edit affects; the parallel card loader equals the serial one."""
+from __future__ import annotations
+
+import concurrent.futures
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen import cards as cards_module
+from cardgen.cards import read_cards
+from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project import open_studio, save_disk_cache, with_disk_cache
+from cardgen.render import facecache
+from cardgen.workspace import Workspace
+
+
+def laid_out(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Run a print of every design with the disk cache; return the card ids whose faces were laid out anew."""
+    made: list[str] = []
+    original = facecache.FaceCache.put
+
+    def put(self, face):  # type: ignore[no-untyped-def]
+        made.append(face.key)
+        original(self, face)
+
+    monkeypatch.setattr(facecache.FaceCache, "put", put)
+    studio = with_disk_cache(open_studio(ws, "clean"))
+    chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+    sheet_bytes(studio, SheetOptions(copies="one"), chosen)
+    save_disk_cache(studio)
+    keys = {studio.prepare(c)[0].key: c.id for c, _ in chosen}
+    backs = {b.key for c, _ in chosen if (b := studio.prepare(c)[1]) is not None}
+    return sorted(keys.get(k, "back" if k in backs else k) for k in made)
+
+
+def test_edits_re_lay_out_exactly_the_faces_they_affect(scratch_ws: Workspace, monkeypatch) -> None:
+    assert laid_out(scratch_ws, monkeypatch) == ["back", "ember-guard", "firestorm", "tide-caller"]
+    assert laid_out(scratch_ws, monkeypatch) == []  # nothing changed: everything from the cache
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    assert laid_out(scratch_ws, monkeypatch) == ["firestorm"]  # one card edited
+    front = scratch_ws.templates_dir("clean") / "front.yaml"
+    front.write_text(front.read_text() + "\n")
+    assert laid_out(scratch_ws, monkeypatch) == ["ember-guard", "firestorm", "tide-caller"]  # the front template
+    fonts = scratch_ws.root / "fonts"
+    fonts.mkdir(exist_ok=True)
+    from cardgen.render.fonts import BUNDLED
+
+    for stem in ("Lato-Regular", "Lato-Bold", "CharisSIL-Regular", "Vollkorn-Bold"):
+        shutil.copy(BUNDLED / f"{stem}.ttf", fonts / f"{stem}.ttf")  # the workspace's own copies win
+    assert laid_out(scratch_ws, monkeypatch) != []  # a replaced font re-lays out the faces that use it
+
+
+def test_the_code_digest_covers_the_layout_code() -> None:
+    names = {p.name for p in facecache.code_files()}
+    assert {"units.py", "text.py", "cost.py", "richtext.py", "face.py", "template.py"} <= names
+
+
+def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "cards" / "big"
+    folder.mkdir(parents=True)
+    for n in range(6):
+        body = "".join(f"- name: Card {n}-{i}\n  text: |\n    Line one of {i}.\n    Line two.\n  power: {i % 7}\n"
+                       for i in range(200))
+        (folder / f"part{n}.yaml").write_text(body + ("- [broken\n" if n == 3 else ""))
+    serial_cat, serial_findings = read_cards("big", folder, tmp_path)
+    pools: list[int] = []
+
+    class Spy(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            pools.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Spy)
+    monkeypatch.setattr(cards_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(cards_module.threading, "active_count", lambda: 1)
+    par_cat, par_findings = read_cards("big", folder, tmp_path)
+    assert pools == [1]  # the parallel path really ran
+    assert par_findings == serial_findings and len(serial_findings) == 1
+    assert [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in par_cat] == \
+        [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in serial_cat]
+    assert len(par_cat) == 1000  # the broken file gives a finding, not cards
