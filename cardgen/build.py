@@ -89,6 +89,7 @@ def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[
     """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
     from .errors import CardgenError
     from .packs.deal import deal
+    from .packs.report import label_fields
     from .packs.run import capacity, deal_files, default_players, write_deal
     from .packs.spec import draft_settings, load_format
 
@@ -100,7 +101,7 @@ def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[
             raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
         players = opts.players if opts.players is not None else default_players(fmt, model)
         d = deal(fmt, studio.game, players, seed)
-        files = deal_files(studio.ws, studio.game, d, studio.check.catalog, model.role_field("faction"),
+        files = deal_files(studio.ws, studio.game, d, studio.check.catalog, label_fields(model),
                            sheets=True, studio=studio)
     except CardgenError as exc:
         result.notes.append(f"packs not dealt: {exc.message}")

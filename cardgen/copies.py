@@ -5,12 +5,12 @@ from pathlib import Path
 
 from .errors import Finding
 from .model.card import Card, Catalog
-from .model.game import GameModel, RarityCount, assign_groups
+from .model.game import GameModel, RarityCount, Role, assign_groups
 
 
 def collation_copies(model: GameModel, card: Card, group_rarities: dict[str, RarityCount],
                      group_copies: int | None) -> int:
-    rarity = str(card.get("rarity") or "").lower()
+    rarity = str(model.role_value(card, Role.RARITY) or "").lower()
     for name, counts in group_rarities.items():
         if name.lower() == rarity and counts.copies is not None:
             return counts.copies

@@ -35,11 +35,11 @@ fields:
   cost: {{type: cost}}
   faction: {{type: enum, vocab: faction, required: true, role: faction}}
   kind: {{type: enum, vocab: kind, required: true, role: kind}}
-  text: {{type: text}}
+  text: {{type: text, role: text}}
   flavor: {{type: text}}
   power: {{type: integer, min: 0, max: 20, role: attack}}
-  rarity: {{type: enum, vocab: rarity, required: true}}
-  number: {{type: number}}
+  rarity: {{type: enum, vocab: rarity, required: true, role: rarity}}
+  number: {{type: number, role: number}}
 
 cost:
   symbols:

@@ -91,3 +91,9 @@ def test_layers_point_down() -> None:
             if mod == layer or mod.startswith(layer + "."):
                 wrong += [f"{mod} -> {t}" for t in targets if any(t == a or t.startswith(a + ".") for a in above)]
     assert not wrong, wrong
+
+
+def test_generic_code_asks_the_model_for_roles_not_field_names() -> None:
+    offenders = [f"{p.relative_to(PKG)}:{n}" for p in PKG.rglob("*.py") if "model" not in p.relative_to(PKG).parts
+                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if '"rarity"' in line]
+    assert offenders == []

@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 
 from ..model.card import file_stem
 from ..model.cost import parse_cost
+from ..model.game import Role
 from ..project import Studio
 from ..render.raster import render_pngs
 from .common import (
@@ -55,12 +56,12 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         cost = cost_of(studio, card)
         parsed = parse_cost(cost, model.cost) if cost else None
         props = [("type", card_type_line(studio, card))]
-        kinds = [str(k) for f in model.role_fields("kind") for k in card.values(f)]
+        kinds = [str(k) for f in model.role_fields(Role.KIND) for k in card.values(f)]
         if kinds:
             props.append(("maintype", kinds[-1]))
         if cost:
             props += [("manacost", cost), ("cmc", str(parsed.total if parsed else 0))]
-        colours = [str(c) for f in model.role_fields("faction") for c in card.values(f)]
+        colours = [str(c) for f in model.role_fields(Role.FACTION) for c in card.values(f)]
         if colours:
             props.append(("colors", "".join(c[:1] for c in colours)))
         stats = stats_of(studio, card)
@@ -68,13 +69,14 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
             props.append(("pt", "/".join(map(str, stats))))
         el = ET.SubElement(cards_el, "card")
         ET.SubElement(el, "name").text = name
-        ET.SubElement(el, "text").text = str(card.get("text") or "")
+        ET.SubElement(el, "text").text = str(model.role_value(card, Role.TEXT) or "")
         prop = ET.SubElement(el, "prop")
         for key, value in props:
             ET.SubElement(prop, key).text = value
-        attrs = {"rarity": str(card.get("rarity"))} if card.get("rarity") else {}
-        if card.get("number"):
-            attrs["num"] = str(card.get("number"))
+        rarity, number = model.role_value(card, Role.RARITY), model.role_value(card, Role.NUMBER)
+        attrs = dict(rarity=str(rarity)) if rarity else {}
+        if number:
+            attrs["num"] = str(number)
         attrs["picurl"] = picture
         ET.SubElement(el, "set", attrs).text = code
         if "Token" in kinds:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..errors import CardgenError
 from ..model.card import Card
+from ..model.game import Role
 from ..printing import SheetOptions, choose_cards
 from ..project import Studio
 from ..render.face import PreparedFace
@@ -72,7 +73,7 @@ def cost_of(studio: Studio, card: Card) -> str:
 
 def stats_of(studio: Studio, card: Card) -> tuple[object, object] | None:
     """(attack, health) when the model has both roles and the card gives both."""
-    attack, health = studio.model.role_field("attack"), studio.model.role_field("health")
+    attack, health = studio.model.role_field(Role.ATTACK), studio.model.role_field(Role.HEALTH)
     if attack and health and card.get(attack) is not None and card.get(health) is not None:
         return card.get(attack), card.get(health)
     return None

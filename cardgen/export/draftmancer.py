@@ -5,6 +5,7 @@ import json
 
 from ..errors import CardgenError
 from ..model.card import Card, file_stem
+from ..model.game import Role
 from ..packs.spec import load_format
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -46,10 +47,10 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
         entry: dict[str, object] = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
                  "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
                  "collector_number": card.id}
-        if card.get("rarity"):
-            entry["rarity"] = str(card.get("rarity")).lower()
+        if model.role_value(card, Role.RARITY):
+            entry.update(rarity=str(model.role_value(card, Role.RARITY)).lower())
         cost = cost_of(studio, card)
-        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", str(card.get("text") or "")) if x)
+        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", str(model.role_value(card, Role.TEXT) or "")) if x)
         if text:
             entry["oracle_text"] = text
         stats = stats_of(studio, card)

@@ -6,6 +6,7 @@ import json
 
 from PIL import Image
 
+from ..model.game import Role
 from ..project import Studio
 from ..render.raster import render_pngs
 from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of
@@ -89,5 +90,6 @@ def _transform(x: float) -> dict:
 
 def _describe(studio: Studio, item: ExportItem) -> str:
     card = item.card
-    lines = [x for x in (cost_of(studio, card), card_type_line(studio, card), str(card.get("text") or "")) if x]
+    text = studio.model.role_value(card, Role.TEXT)
+    lines = [x for x in (cost_of(studio, card), card_type_line(studio, card), str(text or "")) if x]
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import Finding
 from ..model.cost import parse_cost
-from ..model.game import assign_groups
+from ..model.game import Role, assign_groups
 from ..output import write_atomic
 from ..plots import figure_png, pyplot
 from ..project import Studio
@@ -24,7 +24,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     plt = pyplot()
     cards = studio.designs()
     model = studio.model
-    cfield, kfield = model.role_field("faction"), model.role_field("kind")
+    cfield, kfield = model.role_field(Role.FACTION), model.role_field(Role.KIND)
     cost = model.cost_field or ""
     colours = {t.name: t.attrs.get("color") for t in (studio.model.vocab_for(cfield).terms if cfield and
                                                      studio.model.vocab_for(cfield) else [])}
@@ -52,7 +52,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         figures.append(("cost-curve", "How many designs cost how much, per faction", figure_png(fig)))
 
     # 2. stats against cost
-    stats = model.role_fields("attack") + model.role_fields("health")
+    stats = model.role_fields(Role.ATTACK) + model.role_fields(Role.HEALTH)
     points = {s: [(parse_cost(str(c.get(cost)), studio.model.cost).total, c.get(s), _label(c, cfield))
                   for c in cards if c.get(cost) and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)]
               for s in stats}
@@ -77,7 +77,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     for c in studio.check.catalog:
         group = assigned[c.order]
         if group is not None and group.name in expected:
-            actual[group.name][str(c.get("rarity") or "no rarity").lower()] += 1
+            actual[group.name][str(model.role_value(c, Role.RARITY) or "no rarity").lower()] += 1
     if expected:
         fig, ax = plt.subplots(figsize=(7, 3.2))
         names = list(expected)
@@ -91,7 +91,7 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         ax.set_ylabel("designs")
         ax.set_title("Designs per rarity against the collation (black bars: expected)")
         ax.legend(frameon=False, fontsize=8)
-        figures.append(("rarity", "Rarity mix per collation group, against what the collation expects", figure_png(fig)))
+        figures.append(("rarities", "Rarity mix per collation group, against what the collation expects", figure_png(fig)))
     if kfield and cfield:
         mix: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cards:

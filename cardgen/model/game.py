@@ -5,11 +5,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..yamlio import Loc
-from .card import Catalog
+from .card import Card, Catalog
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
-# what a field means to the tools that summarise cards (exports, report, draft bots, type lines)
-ROLES = ("faction", "kind", "attack", "health")
+# what a field means to the tools that read cards (exports, report, packs, draft bots, type lines): generic
+# code asks the model for a role, never for a field by name
+class Role:
+    FACTION, KIND, ATTACK, HEALTH = "faction", "kind", "attack", "health"
+    RARITY, TEXT, FLAVOR, NUMBER, ART = "rarity", "text", "flavor", "number", "art"
+
+
+ROLES = (Role.FACTION, Role.KIND, Role.ATTACK, Role.HEALTH, Role.RARITY, Role.TEXT, Role.FLAVOR, Role.NUMBER, Role.ART)
 
 
 @dataclass
@@ -181,6 +187,17 @@ class GameModel:
     def role_field(self, role: str) -> str | None:
         names = self.role_fields(role)
         return names[0] if names else None
+
+    def role_value(self, card: Card, role: str) -> Any:
+        """The card's value for a role ('rarity', 'number', 'text' …), or None when the model has no such field."""
+        field_name = self.role_field(role)
+        return card.get(field_name) if field_name else None
+
+    def rarity_terms(self) -> list[Term]:
+        """The rarity field's values in the model's order (commonest first), or none."""
+        field_name = self.role_field(Role.RARITY)
+        vocab = self.vocab_for(field_name) if field_name else None
+        return list(vocab.terms) if vocab else []
 
     @property
     def cost_field(self) -> str | None:

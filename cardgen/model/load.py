@@ -21,6 +21,7 @@ from .game import (
     Numbering,
     NumberPrefix,
     RarityCount,
+    Role,
     Term,
     Vocabulary,
 )
@@ -238,7 +239,12 @@ def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
         group = CollationGroup(name, _where(r, item, f"collation group '{name}'", model),
                                r.get(item, "cards", int, name), r.get(item, "copies", int, name), loc=loc)
         rar = r.get(item, "rarities", LocDict, name, default=LocDict())
-        rvocab = model.vocab_for("rarity")
+        rfield = model.role_field(Role.RARITY)
+        rvocab = model.vocab_for(rfield) if rfield else None
+        if rar and rfield is None:
+            r.error(item.key_loc("rarities"), "model-missing",
+                    f"collation group '{name}' counts rarities, but no field has role: rarity",
+                    "add 'role: rarity' to the field that holds a card's rarity")
         for rname, counts in rar.items():
             if rvocab and rvocab.lookup(rname)[1] == "unknown":
                 r.error(rar.key_loc(rname), "model-value", f"collation group '{name}' names unknown rarity '{rname}'",

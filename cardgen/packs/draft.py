@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..model.card import Catalog
-from ..model.game import GameModel
+from ..model.game import GameModel, Role
 from .deal import Deal
 
 
@@ -44,15 +44,15 @@ def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = 
     rounds = deal.format.packs_per_player
     by_id = catalog.by_id()
     rarity_rank = {}
-    if "rarity" in model.vocabularies:
-        rarity_rank = {t.name.lower(): i for i, t in enumerate(model.vocabularies["rarity"].terms)}
-    cfield = model.role_field("faction")
+    if model.rarity_terms():
+        rarity_rank = {t.name.lower(): i for i, t in enumerate(model.rarity_terms())}
+    cfield = model.role_field(Role.FACTION)
     info: dict[str, tuple[int, tuple[str, ...]]] = {}
     for pack in deal.packs:
         for cid in pack.cards:
             if cid not in info:
                 card = by_id.get(cid)
-                rank = rarity_rank.get(str(card.get("rarity") or "").lower(), 0) if card else 0
+                rank = rarity_rank.get(str(model.role_value(card, Role.RARITY) or "").lower(), 0) if card else 0
                 colours = tuple(map(str, card.values(cfield))) if card and cfield else ()
                 info[cid] = (rank, colours)
     rng = random.Random(deal.seed if seed is None else seed)

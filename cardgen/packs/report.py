@@ -8,31 +8,38 @@ from fractions import Fraction
 
 from .. import __version__
 from ..model.card import Catalog
+from ..model.game import GameModel, Role
 from .deal import Deal
 from .draft import DraftResult
 from .stats import Stats, joint_text
 
+Labels = tuple[str | None, ...]  # the fields whose values label a card: the model's faction and rarity fields
 
-def _label(card_id: str, catalog: Catalog, faction: str | None) -> str:
-    """'Hulking Demon (Dark, common)': the card's name with its faction (the model's faction field) and rarity."""
+
+def label_fields(model: GameModel) -> Labels:
+    return model.role_field(Role.FACTION), model.role_field(Role.RARITY)
+
+
+def _label(card_id: str, catalog: Catalog, fields: Labels) -> str:
+    """'Hulking Demon (Dark, common)': the card's name with its faction and rarity, as the model names them."""
     card = catalog.by_id().get(card_id)
     if card is None:
         return card_id
-    bits = [" ".join(map(str, card.values(faction))) if faction else "", str(card.get("rarity") or "")]
+    bits = [" ".join(map(str, card.values(f))) for f in fields if f]
     extra = ", ".join(b for b in bits if b)
     return f"{card.name or card_id}" + (f" ({extra})" if extra else "")
 
 
-def deal_text(d: Deal, catalog: Catalog, faction: str | None = None) -> str:
+def deal_text(d: Deal, catalog: Catalog, fields: Labels = ()) -> str:
     lines = [f"{d.game}: {len(d.packs)} packs of {d.format.pack_size} for {d.players} players "
              f"(format {d.format.name}, seed {d.seed})", ""]
     for pack in sorted(d.packs, key=lambda p: (p.player, p.round)):
         lines.append(f"Player {pack.player}, round {pack.round} (pass {pack.direction})")
-        lines += [f"  {i:>2}. {_label(c, catalog, faction)}" for i, c in enumerate(pack.cards, 1)]
+        lines += [f"  {i:>2}. {_label(c, catalog, fields)}" for i, c in enumerate(pack.cards, 1)]
         lines.append("")
     if d.leftover:
         lines.append(f"Not dealt ({len(d.leftover)} cards of the print run): "
-                     + ", ".join(_label(c, catalog, faction) for c in d.leftover))
+                     + ", ".join(_label(c, catalog, fields) for c in d.leftover))
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -81,7 +88,7 @@ def draft_csv(r: DraftResult) -> str:
     return buf.getvalue()
 
 
-def stats_text(s: Stats, catalog: Catalog, faction: str | None = None, limit: int = 15) -> str:
+def stats_text(s: Stats, catalog: Catalog, fields: Labels = (), limit: int = 15) -> str:
     unit = "packs" if s.mode == "slots" else f"pods ({s.packs} packs)"
     lines = [f"format {s.format} ({s.mode}): {s.trials} {unit}",
              f"packs holding two copies of a card: {s.duplicate_rate:.4%}", "",
@@ -99,7 +106,7 @@ def stats_text(s: Stats, catalog: Catalog, faction: str | None = None, limit: in
     for i in rows[:limit]:
         e, o = s.expected[i], s.observed.get(i, 0)
         z = (o - e) / e ** 0.5 if e > 0 else 0.0
-        lines.append(f"  {_label(i, catalog, faction)[:33]:<34}{o:>10}{e:>12.1f}{z:>7.2f}")
+        lines.append(f"  {_label(i, catalog, fields)[:33]:<34}{o:>10}{e:>12.1f}{z:>7.2f}")
     if s.by_round:
         keys = sorted({k for c in s.by_round.values() for k in c})
         lines += ["", "card mix by round (share of dealt cards):",
@@ -112,8 +119,8 @@ def stats_text(s: Stats, catalog: Catalog, faction: str | None = None, limit: in
     return "\n".join(lines) + "\n"
 
 
-def expected_text(expected: dict[str, Fraction], catalog: Catalog, faction: str | None = None) -> str:
+def expected_text(expected: dict[str, Fraction], catalog: Catalog, fields: Labels = ()) -> str:
     lines = ["exact expected copies per pack (= inclusion probability when copies cannot repeat):"]
     for cid, f in sorted(expected.items(), key=lambda kv: (-kv[1], kv[0])):
-        lines.append(f"  {_label(cid, catalog, faction)[:40]:<42}{str(f):>10}  ({float(f):.4f})")
+        lines.append(f"  {_label(cid, catalog, fields)[:40]:<42}{str(f):>10}  ({float(f):.4f})")
     return "\n".join(lines) + "\n"

@@ -54,7 +54,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobResult:
     # gather: model, cards, format, packs (and sheets) in memory ...
     result, fmt = _load(ws, game, opts.format_name)
     seed, chosen = choose_seed(opts.seed)
-    faction = result.model.role_field("faction")  # type: ignore[union-attr]
+    fields = report.label_fields(result.model)  # type: ignore[arg-type]
     notes = [f"seed {seed}" + (" (chosen at random; replay with --seed " + str(seed) + ")" if chosen else "")]
     players = opts.players
     if players is None:
@@ -64,11 +64,11 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobResult:
             raise CardgenError(f"--stats must be between 1 and 10,000,000, not {opts.stats}")
         if fmt.mode == "slots":
             stats = slot_stats(fmt, opts.stats, seed, players)
-            text = report.stats_text(stats, result.catalog, faction) + "\n" + \
-                report.expected_text(fmt.expected(), result.catalog, faction)
+            text = report.stats_text(stats, result.catalog, fields) + "\n" + \
+                report.expected_text(fmt.expected(), result.catalog, fields)
         else:
-            stats = exhaust_stats(fmt, game, players, opts.stats, seed, by_id=result.catalog.by_id())
-            text = report.stats_text(stats, result.catalog, faction)
+            stats = exhaust_stats(fmt, game, players, opts.stats, seed, fields[1], by_id=result.catalog.by_id())
+            text = report.stats_text(stats, result.catalog, fields)
         outputs = []
         if opts.out is not None:
             from .plot import stats_png
@@ -78,7 +78,7 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobResult:
             outputs.append(Output(write_atomic(opts.out / f"stats-{seed}.png", png), "statistics as a picture"))
         return JobResult(outputs, notes=notes, text=text)
     d = deal(fmt, game, players, seed, opts.print_runs, opts.packs_per_player)
-    files = deal_files(ws, game, d, result.catalog, faction, sheets=opts.sheets)
+    files = deal_files(ws, game, d, result.catalog, fields, sheets=opts.sheets)
     # ... then write
     folder = opts.out or ws.output_dir(game) / "packs"
     chosen_files = files if opts.out is not None else {k: v for k, v in files.items() if k == "pdf"}
@@ -112,11 +112,11 @@ def default_players(fmt: PackFormat, model: GameModel) -> int:
     return 8
 
 
-def deal_files(ws: Workspace, game: str, d: Deal, catalog: Catalog, faction: str | None, sheets: bool = False,
+def deal_files(ws: Workspace, game: str, d: Deal, catalog: Catalog, fields: report.Labels, sheets: bool = False,
                studio: Studio | None = None) -> dict[str, tuple[str | bytes, str]]:
     """A deal as text, CSV and JSON (and the printable pack PDF): extension -> (content, what), each naming the seed."""
     files: dict[str, tuple[str | bytes, str]] = {
-        "txt": (report.deal_text(d, catalog, faction), "packs as text"),
+        "txt": (report.deal_text(d, catalog, fields), "packs as text"),
         "csv": (report.deal_csv(d, catalog), "packs as CSV"),
         "json": (report.deal_json(d), "packs as JSON"),
     }

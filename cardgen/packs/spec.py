@@ -201,6 +201,12 @@ def _where(value: Any, owner: str, model: GameModel) -> dict[str, Any]:
         field = str(key)[4:] if str(key).startswith("not ") else str(key)
         if field not in model.fields:
             raise _fail(f"'where' of {owner} selects on unknown field '{field}'", did_you_mean(field, list(model.fields)))
+        vocab = model.vocab_for(field)
+        wanted = value[key] if isinstance(value[key], list) else [value[key]]
+        for want in wanted:  # a value the field can never hold selects nothing: a typo, said so
+            if vocab is not None and not vocab.open and vocab.lookup(str(want))[1] == "unknown":
+                raise _fail(f"'where' of {owner} selects {field} '{want}', which the model does not have",
+                            did_you_mean(str(want), vocab.names()))
     return dict(value)
 
 
@@ -208,14 +214,10 @@ def _slots(fmt: PackFormat, spec: dict[str, Any], run: list[tuple[Card, int]], m
     sheets = spec.get("sheets") or {}
     if not isinstance(sheets, dict) or not sheets:
         raise _fail(f"pack format '{fmt.name}' (slots) needs 'sheets'")
-    rarities = [t.name for t in model.vocabularies["rarity"].terms] if "rarity" in model.vocabularies else []
     for sname, sspec in sheets.items():
         if not isinstance(sspec, dict) or set(sspec) - {"where"}:
             raise _fail(f"sheet '{sname}' of '{fmt.name}' must be a mapping with 'where', not {sspec!r}")
         where = _where(sspec.get("where"), f"sheet '{sname}'", model)
-        if "rarity" in where and rarities and where["rarity"] not in rarities:
-            raise _fail(f"sheet '{sname}' selects rarity '{where['rarity']}', which the model does not have",
-                        did_you_mean(str(where["rarity"]), rarities))
         chosen = [(c, n) for c, n in run if matches(where, c.data)]
         if not chosen:
             raise _fail(f"sheet '{sname}' of '{fmt.name}' selects no cards")

@@ -308,7 +308,7 @@ def slot_stats(fmt: PackFormat, packs: int, seed: int, players: int = 8) -> Stat
     return stats
 
 
-def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int, rarity_field: str = "rarity",
+def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int, rarity_field: str | None = None,
                   by_id: dict | None = None) -> Stats:
     """Deal `pods` pods: per-card counts against the run's copies, duplicate rate, and rarity mix per round."""
     stats = Stats(fmt.name, fmt.mode, pods, 0)
@@ -323,7 +323,7 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
             stats.observed.update(pack.cards)
             if len(set(pack.cards)) != len(pack.cards):
                 dup += 1
-            if by_id is not None:
+            if by_id is not None and rarity_field:
                 mix = stats.by_round.setdefault(pack.round, Counter())
                 mix.update(str(by_id[c].get(rarity_field) or "no rarity") for c in pack.cards)
     stats.expected = {c.id: copies * share * pods for c, copies in fmt.pool}

@@ -12,7 +12,7 @@ from reportlab.lib.colors import Color, HexColor, toColor
 from ..errors import Finding, Severity
 from ..model.card import Card
 from ..model.cost import parse_cost
-from ..model.game import GameModel
+from ..model.game import GameModel, Role
 from ..units import to_mm
 from . import richtext as rt
 from .fonts import FontSet
@@ -185,7 +185,8 @@ class FaceRenderer:
         if not src:
             return None
         path = (self.root / src).resolve()
-        line, col = card.loc("art") if "art" in card.data else (card.line, card.column)
+        art = self.model.role_field(Role.ART)
+        line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
         problem = None
         if not path.is_relative_to(self.root.resolve()):
             problem = f"image '{src}' is outside the workspace"

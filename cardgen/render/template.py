@@ -262,7 +262,7 @@ def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
         "card": view, "model": {"name": model.name, "id": model.id, "version": model.version,
                                 "game": model.info},
         "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
-        "cost": (lambda: parse_cost(str(view.get("cost") or ""), model.cost)),
+        "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
         "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
     }
     ctx["vars"] = {k: v.get(ctx) for k, v in template.vars.items()}

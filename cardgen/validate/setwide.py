@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..errors import Finding, Severity
 from ..model.card import Card, Catalog
-from ..model.game import NumberPrefix, assign_groups, matches
+from ..model.game import NumberPrefix, Role, assign_groups, matches
 from . import Context, set_check
 
 
@@ -103,7 +103,9 @@ def _describe(spec: NumberPrefix) -> str:
 
 def _totals_and_gaps(ctx: Context, spec: NumberPrefix, entries: list[tuple[Card, str, str]],
                      unassigned: str) -> Iterator[Finding]:
-    field = ctx.model.numbering.key if ctx.model.numbering else "number"
+    field = ctx.model.numbering.key if ctx.model.numbering else ctx.model.role_field(Role.NUMBER)
+    if field is None:
+        return
     totals = Counter(t for _, _, t in entries if t.isdigit())
     usual = spec.total if spec.total is not None else (totals.most_common(1)[0][0] if totals else None)
     for card, index, total in entries:
@@ -160,7 +162,8 @@ def check_collation(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
     for group in groups:
         cards = members.get(group.name, [])
         if group.rarities:
-            by_rarity = Counter(str(c.get("rarity")).lower() if c.get("rarity") and not ctx.is_placeholder(c.get("rarity"))
+            rarity = ctx.model.role_field(Role.RARITY) or ""
+            by_rarity = Counter(str(c.get(rarity)).lower() if c.get(rarity) and not ctx.is_placeholder(c.get(rarity))
                                 else "" for c in cards)
             for rarity, want in group.rarities.items():
                 have = by_rarity.get(rarity.lower(), 0)

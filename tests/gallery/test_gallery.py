@@ -56,7 +56,7 @@ def test_report_has_its_figures(tmp_path) -> None:
 
     path = run_report(Workspace.find(REPO), "power-trip", tmp_path).outputs[0].path
     html = path.read_text()
-    for name in ("cost-curve", "stats", "rarity", "kinds", "keywords", "findings"):
+    for name in ("cost-curve", "stats", "rarities", "kinds", "keywords", "findings"):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000 and f"{name}.png" in html
     assert "number-prefix-case" in html
 
