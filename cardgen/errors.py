@@ -49,6 +49,7 @@ class Finding:
             "column": self.column,
             "card": self.card,
             "hint": self.hint,
+            "where": f"{self.file}:{self.line}" if self.line else self.file,
         }
 
 

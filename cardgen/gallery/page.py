@@ -101,8 +101,7 @@ def _values(studio: Studio, field_name: str, entries: list[dict[str, Any]]) -> l
 
 
 def _finding(f: Finding) -> dict[str, Any]:
-    return {"severity": str(f.severity), "code": f.code, "message": f.message + (f" ({f.hint})" if f.hint else ""),
-            "where": f"{f.file}:{f.line}" if f.line else f.file, "card": f.card}
+    return f.as_dict()  # the one JSON form of a finding (cardgen validate --format json gives the same)
 
 
 def script_json(data: object) -> str:
