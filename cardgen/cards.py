@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from .errors import Finding, Severity
+from .errors import Finding, Severity, ignore_interrupts
 from .model.card import Card, Catalog, slug
 from .yamlio import LocDict, LocList, YamlDoc, load_yaml
 
@@ -80,7 +80,8 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
         from concurrent.futures import ProcessPoolExecutor
 
         try:
-            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=ignore_interrupts) as pool:
                 return list(pool.map(_load_one, jobs, chunksize=max(1, len(jobs) // 4)))
         except (OSError, RuntimeError):  # no processes to be had here: read them in this one
             pass

@@ -73,6 +73,14 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str | None:
     return f"did you mean '{lowered[hits[0]]}'?" if hits else None
 
 
+def ignore_interrupts() -> None:
+    """A worker process's initializer: Ctrl-C belongs to the parent, which exits 130 quietly; workers that
+    caught it too would print tracebacks of their own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class CardgenError(Exception):
     """A problem the user must fix before anything can be done; shown as one line, never a traceback."""
 

@@ -46,9 +46,16 @@ def inside(folder: Path, relative: str) -> Path:
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:
+    """Write a regular file atomically. Anything else already at the path (a folder, a device such as
+    /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise CardgenError(f"refusing to write {path}: it is not a regular file (a folder, device, pipe or link)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as exc:
+        raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)

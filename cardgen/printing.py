@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from . import units
 from .copies import deck_copies, print_run
-from .errors import CardgenError, Finding, Severity
+from .errors import CardgenError, Finding, Severity, sort_findings
 from .model.card import Card, file_stem
 from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
@@ -14,7 +15,7 @@ from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
 from .render.raster import Preset, bleed_for, preset, render_pngs
 from .render.sheets import SheetSpec, plan_sheets
-from .units import PAPERS, UnitError, length, size
+from .units import PAPERS, UnitError, length
 from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -44,7 +45,7 @@ def paper_size(name: str) -> tuple[float, float]:
     if key in PAPERS:
         return PAPERS[key]
     try:
-        return size(name)
+        return units.paper(name)
     except UnitError as exc:
         raise CardgenError(f"--paper: {exc}") from exc
 
@@ -61,8 +62,7 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
             raise CardgenError("--copies deck needs a deck list file: --copies deck FILE")
         chosen, findings = deck_copies(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog)
         if any(f.severity is Severity.ERROR for f in findings):
-            raise CardgenError("the deck list names cards that do not exist:\n  "
-                               + "\n  ".join(f.format() for f in findings))
+            raise CardgenError("the deck list has errors:\n  " + "\n  ".join(f.format() for f in findings))
     else:
         raise CardgenError(f"--copies must be one, collation or deck, not '{opts.copies}'")
     return [(c, n) for c, n in chosen if keep(c)], findings
@@ -80,7 +80,7 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     bleed = None
     if opts.bleed is not None:
         try:
-            bleed = length(opts.bleed)
+            bleed = units.bleed(opts.bleed)
         except UnitError as exc:
             raise CardgenError(f"--bleed: {exc}") from exc
     fronts: dict[str, PreparedFace] = {}
@@ -119,7 +119,9 @@ def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress 
         name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
     path = opts.out or ws.output_dir(game) / name
     write_atomic(path, pdf)
-    result = JobResult([Output(path, described)], studio.face_findings() + findings)
+    from .findings import all_findings
+
+    result = JobResult([Output(path, described)], sort_findings(set(all_findings(studio)) | set(findings)))
     save_disk_cache(studio)
     return result
 

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from jinja2 import TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 
 from .check import CheckResult, check_game
 from .errors import CardgenError, Finding, sort_findings
@@ -14,6 +13,7 @@ from .render.face import FaceRenderer, PreparedFace
 from .render.faces import FaceSet, load_faces
 from .render.fonts import FontSet
 from .render.template import card_view
+from .sandbox import LimitedSandbox
 from .workspace import Workspace
 
 
@@ -75,7 +75,7 @@ class Studio:
         return keep
 
 
-_ONLY = SandboxedEnvironment()
+_ONLY = LimitedSandbox()
 _BLANK = Card("back", {}, "", 0, 0)
 
 

@@ -60,5 +60,41 @@ def size(value: object) -> tuple[float, float]:
     )
 
 
+# Sane ranges (documented in docs/templates.md): outside them a value is a typo, and a print run of cards
+# 0.1 mm wide would tile a page with millions of slots.
+CARD_SIDE = (10.0 * PT_PER_UNIT["mm"], 400.0 * PT_PER_UNIT["mm"])
+PAPER_SIDE = (50.0 * PT_PER_UNIT["mm"], 2000.0 * PT_PER_UNIT["mm"])
+MAX_BLEED = 20.0 * PT_PER_UNIT["mm"]
+MAX_SAFE = 50.0 * PT_PER_UNIT["mm"]
+
+
+def _within(points: float, low: float, high: float, what: str) -> float:
+    if not low <= points <= high:
+        raise UnitError(f"{what} of {to_mm(points):g} mm is outside {to_mm(low):g}-{to_mm(high):g} mm")
+    return points
+
+
+def card_size(value: object) -> tuple[float, float]:
+    """A card's trim size, each side 10-400 mm."""
+    w, h = size(value)
+    return _within(w, *CARD_SIDE, "a card width"), _within(h, *CARD_SIDE, "a card height")
+
+
+def paper(value: object) -> tuple[float, float]:
+    """A paper size, each side 50-2000 mm."""
+    w, h = size(value)
+    return _within(w, *PAPER_SIDE, "a paper width"), _within(h, *PAPER_SIDE, "a paper height")
+
+
+def bleed(value: object) -> float:
+    """A bleed, 0-20 mm."""
+    return _within(length(value), 0.0, MAX_BLEED, "a bleed")
+
+
+def safe(value: object) -> float:
+    """A safe-zone inset, 0-50 mm."""
+    return _within(length(value), 0.0, MAX_SAFE, "a safe zone")
+
+
 def to_mm(points: float) -> float:
     return points / PT_PER_UNIT["mm"]

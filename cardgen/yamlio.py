@@ -113,7 +113,13 @@ class _Builder:
             self.shared = True
             return self.memo[key]
         if isinstance(node, yaml.ScalarNode):
-            return _scalar(node)
+            try:
+                return _scalar(node)
+            except (ValueError, OverflowError) as exc:  # '!!int abc', or an integer of thousands of digits
+                shown = node.value if len(node.value) <= 24 else node.value[:20] + "…"
+                self.problems.append((_mark(node), "yaml-value", f"'{shown}' cannot be read as a number: "
+                                      f"{str(exc).split(';')[0][:80]}"))
+                return node.value
         if isinstance(node, yaml.SequenceNode):
             out = LocList()
             self.memo[key] = out
@@ -219,6 +225,24 @@ def load_yaml(path: Path, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> Yam
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         return problem("not-utf8", f"byte 0x{raw[exc.start]:02x} is not UTF-8", line, column, "save the file as UTF-8")
+    return _parse(doc, text)
+
+
+def parse_yaml(text: str, shown: str, first_line: int = 1) -> YamlDoc:
+    """YAML that is part of another file (a rulebook chapter's front matter), guarded like a file and located
+    from `first_line` of that file."""
+    doc = _parse(YamlDoc(path=Path(shown), shown=shown), "\n" * (first_line - 1) + text)
+    doc.text = text
+    return doc
+
+
+def _parse(doc: YamlDoc, text: str) -> YamlDoc:
+    shown = doc.shown
+
+    def problem(code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None) -> YamlDoc:
+        doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message, hint))
+        return doc
+
     doc.text = text
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         doc.findings.append(Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data"))

@@ -46,7 +46,7 @@ def resolve(deck: DeckList, catalog: Catalog, game: str | None = None) -> tuple[
     """Each entry's card, and a finding (with a did-you-mean) for each name the game does not have."""
     names = [c.name for c in catalog if c.name]
     resolved: list[tuple[Entry, Card]] = []
-    findings: list[Finding] = []
+    findings = [_f(deck, line, Severity.ERROR, code, message) for line, code, message in deck.problems]
     for e in deck.entries:
         card = catalog.find(e.name)
         if card is None:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from ..errors import CardgenError
 
-COUNT = re.compile(r"^\s*(?:[-*•]\s*)?(\d+)\s*[xX×]?\s+(.+?)\s*$")
+COUNT = re.compile(r"^\s*(?:[-*•]\s+)?(\d+)\s*[xX×]?\s+(.+?)\s*$")
+NEGATIVE = re.compile(r"^\s*(?:[-*•]\s+)?-\d+\s*[xX×]?\s+\S")
+MAX_COUNT = 1000  # copies of one card in one list: far beyond any game, small enough to print
 HEADER = re.compile(r"^\s*(?:\[(.+)\]|([A-Za-z][\w' /-]*?):)\s*$")
 IVION_FEATS = re.compile(r"^\s*Ultimate\s*-\s*(.+?)\.\s*Traits\s*-\s*(.+?)\.?\s*$", re.I)
 IVION_GROUP = re.compile(r"^\s*([A-Z][\w' ]*?) Cards:\s*(.+)$")
@@ -32,6 +34,15 @@ class DeckList:
     file: str
     format: str
     entries: list[Entry] = field(default_factory=list)
+    problems: list[tuple[int, str, str]] = field(default_factory=list)  # (line, code, message): unreadable lines
+
+    def add(self, count_text: str, name: str, section: str, line: int) -> None:
+        """An entry, or a problem when its count is zero or absurd."""
+        if len(count_text) > 6 or not 0 < int(count_text) <= MAX_COUNT:
+            self.problems.append((line, "deck-count", f"'{count_text[:12]}{'…' if len(count_text) > 12 else ''} "
+                                  f"{name}': a count must be a whole number from 1 to {MAX_COUNT}"))
+            return
+        self.entries.append(Entry(int(count_text), name, section, line))
 
     def sections(self) -> list[str]:
         return list(dict.fromkeys(e.section for e in self.entries))
@@ -59,12 +70,19 @@ def _plain(lines: list[str], shown: str, fmt: str = "plain", section: str = "mai
             continue
         m = COUNT.match(line)
         if m:
-            deck.entries.append(Entry(int(m.group(1)), m.group(2), section, n))
+            deck.add(m.group(1), m.group(2), section, n)
             continue
         h = HEADER.match(line)
         if h:
             section = (h.group(1) or h.group(2)).strip().lower()
             section = {"card list": "main", "deck": "main", "main deck": "main"}.get(section, section)
+        elif NEGATIVE.match(line):
+            deck.problems.append((n, "deck-count", f"'{line.strip()[:60]}': a count must be a whole number from 1 "
+                                                   f"to {MAX_COUNT}"))
+        elif not (fmt == "aether-tournament" and MONSTER.match(line)):
+            deck.problems.append((n, "deck-line", f"cannot read '{line.strip()[:60]}': a line is 'COUNT NAME' "
+                                                  "(e.g. '3 Hammer Strike' or '3x …'), a section header ('Sideboard:') "
+                                                  "or a comment ('# …')"))
     return deck
 
 
@@ -91,5 +109,8 @@ def _ivion(lines: list[str], shown: str) -> DeckList:
             for item in group.group(2).rstrip(".").split(","):
                 m = COUNT.match(item)
                 if m:
-                    deck.entries.append(Entry(int(m.group(1)), m.group(2).strip(), group.group(1).strip(), n))
+                    deck.add(m.group(1), m.group(2).strip(), group.group(1).strip(), n)
+                elif item.strip():
+                    deck.problems.append((n, "deck-line", f"cannot read '{item.strip()[:60]}' in '{group.group(1)} "
+                                                          "Cards': write COUNT NAME"))
     return deck

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import FileSystemLoader, Template, TemplateError, select_autoescape
-from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import CardgenError, Finding, count
 from ..model.cost import parse_cost
 from ..output import write_atomic
 from ..project import Studio
 from ..render.raster import render_pngs
+from ..sandbox import LimitedSandbox
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
 BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}
@@ -35,11 +35,11 @@ def facet_fields(studio: Studio) -> list[str]:
             and len(model.vocabularies[f.vocab].terms) > 1 and f.name != model.draft_field]
 
 
-def _env(studio: Studio) -> SandboxedEnvironment:
+def _env(studio: Studio) -> LimitedSandbox:
     own = studio.ws.templates_dir(studio.game) / "gallery"
     shared = studio.ws.root / "templates" / "_shared" / "gallery"
     bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "gallery"
-    return SandboxedEnvironment(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
+    return LimitedSandbox(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
                        autoescape=select_autoescape(["html", "j2"]))
 
 
@@ -116,5 +116,5 @@ def script_json(data: object) -> str:
 def page_template(name: str) -> Template:
     """One of cardgen's own HTML pages (report, error page), from the package, autoescaped, sandboxed."""
     folder = Path(__file__).resolve().parents[1] / "data" / "templates" / name
-    env = SandboxedEnvironment(loader=FileSystemLoader(str(folder)), autoescape=True)
+    env = LimitedSandbox(loader=FileSystemLoader(str(folder)), autoescape=True)
     return env.get_template("index.html.j2")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import os
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -64,13 +65,36 @@ class _Handler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # quiet: the rebuild log is what matters
         pass
 
+    def send_head(self):  # type: ignore[no-untyped-def]
+        """Files of the gallery only: no directory listings, and a bad path ('%00') is a 400, not a traceback."""
+        try:
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) and not os.path.isfile(os.path.join(path, "index.html")):
+                self.send_error(404, "Not found")
+                return None
+            return super().send_head()
+        except ValueError:
+            self.send_error(400, "Bad request")
+            return None
+
+    def list_directory(self, path):  # type: ignore[no-untyped-def]
+        self.send_error(404, "Not found")
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        pass  # a client that hangs up or sends garbage is not the designer's problem
+
 
 def open_server(out: Path, host: str, port: int) -> ThreadingHTTPServer:
     handler = functools.partial(_Handler, directory=str(out))
     if not 0 < port < 65536:
         raise CardgenError(f"--port must be between 1 and 65535, not {port}")
     try:
-        return ThreadingHTTPServer((host, port), handler)
+        return _Server((host, port), handler)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise CardgenError(f"port {port} is already in use; try --port {port + 1}") from None

@@ -6,8 +6,10 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+import regex
+
 from ..errors import Finding, Severity, did_you_mean, sort_findings
-from ..units import UnitError, length, size
+from ..units import UnitError, bleed, card_size, length, safe
 from ..yamlio import LocDict, LocList, load_yaml
 from .game import (
     FIELD_TYPES,
@@ -232,12 +234,31 @@ def _where(r: _Reader, item: LocDict, owner: str, model: GameModel) -> dict[str,
     return dict(where)
 
 
+MAX_COPIES = 10_000  # copies of one design in one print run; more is a typo that would print for hours
+MAX_CARDS = 1_000_000
+
+
+def _count(r: _Reader, m: LocDict, key: str, where: str) -> int | None:
+    """A collation count: a whole number, 0 or more (0 copies prints none: a warning), within sane bounds."""
+    value = r.get(m, key, int, f"collation group '{where}'")
+    if value is None:
+        return None
+    top = MAX_COPIES if key == "copies" else MAX_CARDS
+    if value < 0 or value > top:
+        r.error(m.key_loc(key), "model-value", f"'{key}' of '{where}' must be from 0 to {top:,}, not {value:,}")
+        return None
+    if value == 0 and key == "copies":
+        r.error(m.key_loc(key), "model-value", f"'{where}' has 0 copies: its designs are not printed",
+                "leave them out of the collation, or give them copies", severity=Severity.WARNING)
+    return value
+
+
 def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
     for item, loc in _items(r, raw.get("collation"), "collation", raw.key_loc("collation")):
         r.keys(item, {"name", "where", "cards", "copies", "rarities"}, "a collation group")
         name = r.get(item, "name", str, "a collation group", required=True) or "?"
         group = CollationGroup(name, _where(r, item, f"collation group '{name}'", model),
-                               r.get(item, "cards", int, name), r.get(item, "copies", int, name), loc=loc)
+                               _count(r, item, "cards", name), _count(r, item, "copies", name), loc=loc)
         rar = r.get(item, "rarities", LocDict, name, default=LocDict())
         rfield = model.role_field(Role.RARITY)
         rvocab = model.vocab_for(rfield) if rfield else None
@@ -253,7 +274,8 @@ def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
                 r.error(rar.key_loc(rname), "model-type", f"rarity '{rname}' of '{name}' must map designs/copies")
                 continue
             r.keys(counts, {"designs", "copies"}, f"rarity '{rname}' of '{name}'")
-            group.rarities[rname] = RarityCount(r.get(counts, "designs", int, rname), r.get(counts, "copies", int, rname))
+            group.rarities[rname] = RarityCount(_count(r, counts, "designs", f"{name} {rname}"),
+                                                _count(r, counts, "copies", f"{name} {rname}"))
         model.collation.append(group)
 
 
@@ -272,10 +294,12 @@ def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
     scheme.case_sensitive = r.get(m, "case_sensitive", bool, "numbering", default=True)
     scheme.required = r.get(m, "required", bool, "numbering", default=False)
     try:
-        groups = re.compile(scheme.pattern).groupindex
-        if not {"index", "total"} <= set(groups):
-            r.error(m.key_loc("pattern"), "model-value", "numbering.pattern needs named groups 'index' and 'total'")
-    except re.error as exc:
+        groups = regex.compile(scheme.pattern).groupindex
+        if "index" not in groups:
+            r.error(m.key_loc("pattern"), "model-value", "numbering.pattern needs a named group 'index' "
+                    "(and may have 'prefix' and 'total'), e.g. '^(?P<prefix>[A-Z]+)-(?P<index>\\d+)$'")
+            scheme.pattern = Numbering.pattern
+    except (regex.error, TypeError, ValueError) as exc:
         r.error(m.key_loc("pattern"), "model-value", f"numbering.pattern is not a valid regular expression: {exc}")
         scheme.pattern = Numbering.pattern
     for item, loc in _items(r, m.get("prefixes"), "numbering.prefixes", m.key_loc("prefixes")):
@@ -295,7 +319,8 @@ def _card(r: _Reader, raw: LocDict, model: GameModel) -> None:
     if m is None:
         return
     r.keys(m, {"size", "bleed", "safe", "corner_radius"}, "card")
-    checks: dict[str, Callable[[Any], Any]] = {"size": size, "bleed": length, "safe": length, "corner_radius": length}
+    checks: dict[str, Callable[[Any], Any]] = {"size": card_size, "bleed": bleed, "safe": safe,
+                                               "corner_radius": length}
     for key, parse in checks.items():
         if key in m:
             try:
@@ -310,8 +335,10 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     """Read one game model. Returns (None, findings) only when the file cannot be used at all."""
     doc = load_yaml(path, shown)
     if doc.data is None:
-        if not doc.findings:
-            doc.findings.append(Finding(shown, 1, 1, Severity.ERROR, "model-empty", None, "game model is empty"))
+        if not any(f.severity is Severity.ERROR for f in doc.findings):
+            doc.findings = [f for f in doc.findings if f.code != "empty-file"]
+            doc.findings.append(Finding(shown, 1, 1, Severity.ERROR, "model-empty", None, "game model is empty",
+                                        "start from 'cardgen new', or see docs/model.md"))
         return None, doc.findings
     r = _Reader(shown)
     r.findings.extend(doc.findings)

@@ -187,21 +187,15 @@ class FaceRenderer:
         path = (self.root / src).resolve()
         art = self.model.role_field(Role.ART)
         line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
-        problem = None
+        code, problem = "image-missing", None
         if not path.is_relative_to(self.root.resolve()):
             problem = f"image '{src}' is outside the workspace"
         elif not path.is_file():
             problem = f"image '{src}' does not exist"
         else:
-            try:
-                from PIL import Image
-
-                with Image.open(path) as im:
-                    im.verify()
-            except Exception as exc:
-                problem = f"image '{src}' cannot be read: {exc}"
+            code, problem = "image-unreadable", art_problem(path, src)
         if problem:
-            face.findings.append(Finding(card.file, line, col, Severity.WARNING, "image-missing", card.id, problem))
+            face.findings.append(Finding(card.file, line, col, Severity.WARNING, code, card.id, problem))
             props = {**props, "missing": src}
         else:
             props = {**props, "path": str(path)}
@@ -233,3 +227,30 @@ def symbol_colours(model: GameModel, letter: str) -> tuple[Color, Color]:
 
 def cost_sequence(model: GameModel, raw: str) -> list[str]:
     return parse_cost(raw, model.cost).sequence if raw else []
+
+
+MAX_ART_PIXELS = 40_000_000  # 40 megapixels: a poker card at 1,200 dpi is 4 MP; more is a mistake or a bomb
+
+
+def art_problem(path: Path, src: str) -> str | None:
+    """Why a picture cannot be drawn (unsupported, corrupt, truncated, too many pixels), or None. The whole image
+    is decoded here once, with Pillow's warnings turned into errors, so nothing fails later at print time."""
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                if im.width * im.height > MAX_ART_PIXELS:
+                    return (f"image '{src}' has {im.width} x {im.height} pixels, over {MAX_ART_PIXELS // 1_000_000} "
+                            "megapixels: scale it down")
+                im.load()
+    except UnidentifiedImageError:
+        return f"image '{src}' is not a picture cardgen can read (PNG, JPEG, WebP, GIF, TIFF …)"
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        return f"image '{src}' has too many pixels to draw safely: scale it down"
+    except (OSError, ValueError, SyntaxError) as exc:
+        return f"image '{src}' is damaged or truncated: {exc}"
+    return None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Iterator
 
-from ..errors import CardgenError
+from ..errors import CardgenError, ignore_interrupts
 from ..model.game import GameModel
 from .face import PreparedFace
 from .fonts import FontSet
@@ -99,7 +99,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
     chunks = [indices[i::workers] for i in range(workers)]
 
     def ordered() -> Iterator[bytes]:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=ignore_interrupts) as pool:
             results = list(pool.map(_render_range, [pdf] * len(chunks), chunks, [scale] * len(chunks),
                                     [canvas] * len(chunks), [out_dpi] * len(chunks)))
         by_index: dict[int, bytes] = {}

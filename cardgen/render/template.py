@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChainableUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 
+from .. import units
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel
-from ..units import UnitError, length, size
+from ..sandbox import LimitedSandbox
+from ..units import UnitError, length
 from ..yamlio import LocDict, LocList, load_yaml
 
 COMMON = {"id", "type", "when", "x", "y", "w", "h", "box", "opacity"}
@@ -34,7 +35,7 @@ ELEMENTS: dict[str, set[str]] = {
 LENGTH_KEYS = {"x", "y", "w", "h", "x1", "y1", "x2", "y2", "size", "min_size", "stroke_width", "radius", "gap",
                "label_size", "tracking"}
 TOP_KEYS = {"extends", "size", "bleed", "safe", "fonts", "vars", "elements", "remove", "description"}
-_env = SandboxedEnvironment(undefined=ChainableUndefined, autoescape=False, keep_trailing_newline=False)
+_env = LimitedSandbox(undefined=ChainableUndefined, autoescape=False, keep_trailing_newline=False)
 
 
 class CardView(dict):
@@ -140,15 +141,15 @@ def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tu
             base, more = load_template(parent, shown, model, _depth=_depth + 1)
             findings.extend(more)
     card = model.card
-    try:
-        tsize = size(raw.get("size", card.get("size", "63mm x 88mm")))
-        bleed = length(raw.get("bleed", card.get("bleed", "3mm")))
-        safe = length(raw.get("safe", card.get("safe", "3mm")))
+    try:  # a template's own size, else the one it extends, else the model's card size
+        tsize = units.card_size(raw["size"]) if "size" in raw else base.size if base else \
+            units.card_size(card.get("size", "63mm x 88mm"))
+        bleed = units.bleed(raw["bleed"]) if "bleed" in raw else base.bleed if base else \
+            units.bleed(card.get("bleed", "3mm"))
+        safe = units.safe(raw["safe"]) if "safe" in raw else base.safe if base else units.safe(card.get("safe", "3mm"))
     except UnitError as exc:
         bad(raw.loc, "template-unit", str(exc))
         tsize, bleed, safe = (178.58, 249.45), 8.5, 8.5
-    if base and "size" not in raw and "size" not in card:
-        tsize = base.size
     fonts = dict(base.fonts) if base else {}
     for fam, spec in (raw.get("fonts") or {}).items():
         if isinstance(spec, str):

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import markdown
 from jinja2 import FileSystemLoader, TemplateError, select_autoescape
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
+from ..sandbox import LimitedSandbox
 from ..workspace import Workspace
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book
@@ -57,12 +57,12 @@ def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedC
     return RenderedChapter(cid, chapter.title, Markup(body), sections)
 
 
-def _environment(ws: Workspace, game: str) -> SandboxedEnvironment:
+def _environment(ws: Workspace, game: str) -> LimitedSandbox:
     own = ws.templates_dir(game) / "rulebook"
     shared = ws.root / "templates" / SHARED
     bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "rulebook"
     search = [str(p) for p in (own, shared, bundled) if p.is_dir()]
-    return SandboxedEnvironment(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
+    return LimitedSandbox(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
 
 
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
@@ -117,6 +117,8 @@ def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = ()
     """The book as PDF bytes. WeasyPrint may read only data: URIs and files under `allowed`; every other
     request (the network, files elsewhere, such as a chapter's raw <img src="file:///etc/passwd">) is refused
     and listed in `refused`."""
+    import logging
+
     import weasyprint  # imported here: it costs half a second, and only this command needs it
 
     document = weasyprint.HTML(string=html, base_url=str(base) + "/",
@@ -125,9 +127,17 @@ def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = ()
     # font with the time unless SOURCE_DATE_EPOCH is set, so it is pinned while the PDF is written.
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "946684800"  # 2000-01-01
+    # the libraries' own log lines (a font's odd timestamp, a refused URL already reported as a finding)
+    # are not for the designer's terminal
+    quiet = [logging.getLogger(name) for name in ("fontTools", "weasyprint")]
+    levels = [log.level for log in quiet]
+    for log in quiet:
+        log.setLevel(logging.CRITICAL)
     try:
         return document.write_pdf(pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False)
     finally:
+        for log, level in zip(quiet, levels):
+            log.setLevel(level)
         if saved is None:
             del os.environ["SOURCE_DATE_EPOCH"]
         else:

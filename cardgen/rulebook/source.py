@@ -5,10 +5,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from ..errors import Finding, Severity
 from ..workspace import Workspace
+from ..yamlio import parse_yaml
 
 FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 
@@ -34,13 +33,9 @@ def _front_matter(text: str, shown: str, findings: list[Finding]) -> tuple[dict,
     m = FRONT.match(text)
     if not m:
         return {}, text, 1
-    try:
-        meta = yaml.safe_load(m.group(1)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        findings.append(Finding(shown, (mark.line + 2) if mark else 1, 1, Severity.ERROR, "rulebook-front-matter",
-                                None, f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}"))
-        meta = {}
+    doc = parse_yaml(m.group(1), shown, first_line=2)  # the same guarded loader as cards (alias bombs, big ints)
+    findings.extend(f for f in doc.findings if f.code != "empty-file")
+    meta = doc.data if doc.data is not None else {}
     if not isinstance(meta, dict):
         findings.append(Finding(shown, 2, 1, Severity.ERROR, "rulebook-front-matter", None,
                                 "front matter must be a mapping (title: …)"))

@@ -141,5 +141,6 @@ def _show(value: object) -> str:
         return "a mapping"
     if isinstance(value, bool):
         return f"'{str(value).lower()}' (a yes/no value)"
-    return repr(value)
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:50] + f"…' ({len(str(value)):,} characters)"
 

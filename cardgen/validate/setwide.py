@@ -1,9 +1,10 @@
 """Checks across the whole set: duplicate ids and names, collector numbers, and the collation's design counts."""
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from typing import Iterator
+
+import regex
 
 from ..errors import Finding, Severity
 from ..model.card import Card, Catalog
@@ -46,12 +47,15 @@ def _compact(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
+PATTERN_SECONDS = 0.1
+
+
 @set_check("numbering")
 def check_numbers(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
     scheme = ctx.model.numbering
     if scheme is None:
         return
-    pattern = re.compile(scheme.pattern)
+    pattern = regex.compile(scheme.pattern)  # the designer's pattern: matched with a time bound (see below)
     declared = {p.prefix: p for p in scheme.prefixes}
     folded = {p.prefix.lower(): p for p in scheme.prefixes}
     seen: dict[tuple[str, str], Card] = {}
@@ -62,13 +66,19 @@ def check_numbers(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
             if raw is None and scheme.required and any(matches(p.where, card.data) for p in scheme.prefixes):
                 yield ctx.at(card, None, Severity.WARNING, "number-missing", f"card has no '{scheme.key}'")
             continue
-        m = pattern.match(raw.strip())
+        try:
+            m = pattern.match(raw.strip()[:200], timeout=PATTERN_SECONDS)
+        except TimeoutError:
+            yield ctx.at_model(scheme.loc, Severity.ERROR, "number-pattern-slow",
+                               f"numbering.pattern takes over {PATTERN_SECONDS} s on '{raw[:40]}': it backtracks "
+                               "catastrophically (nested repeats such as (a+)+); numbers were not checked")
+            return
         if not m:
             yield ctx.at(card, scheme.key, Severity.ERROR, "number-malformed",
                          f"collector number '{raw}' does not match the scheme {scheme.pattern}")
             continue
         groups = m.groupdict()
-        written, index, total = groups.get("prefix") or "", groups["index"], groups["total"]
+        written, index, total = groups.get("prefix") or "", groups["index"], groups.get("total") or ""
         spec = declared.get(written)
         if spec is None and written.lower() in folded:
             spec = folded[written.lower()]
