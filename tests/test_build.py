@@ -46,8 +46,10 @@ def test_sheets_options_and_bad_input(scratch_ws: Workspace) -> None:
     ok = run(scratch_ws, "sheets", "clean", "--copies", "one", "--duplex", "none", "--layout", "gutter",
              "--only", "card.faction == 'Red'", "--calibration")
     assert ok.exit_code == 0 and "2 cards (2 designs) on 1 sheet of 2 x 3" in ok.output
-    bad = run(scratch_ws, "sheets", "clean", "--paper", "10mm x 10mm")
+    bad = run(scratch_ws, "sheets", "clean", "--paper", "60mm x 80mm")
     assert bad.exit_code == 2 and "does not fit" in bad.output and "Traceback" not in bad.output
+    bad = run(scratch_ws, "sheets", "clean", "--paper", "10mm x 10mm")
+    assert bad.exit_code == 2 and "a paper width of 10 mm is outside 50-2000 mm" in bad.output
     bad = run(scratch_ws, "sheets", "clean", "--only", "card.(")
     assert bad.exit_code == 2 and "--only" in bad.output
     deck = scratch_ws.root / "deck.txt"
