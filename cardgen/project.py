@@ -64,7 +64,7 @@ class Studio:
             return lambda card: True
         try:
             test = _ONLY.compile_expression(expr)
-        except TemplateError as exc:
+        except (TemplateError, ValueError, OverflowError, RecursionError) as exc:
             raise CardgenError(f"--only '{expr}' is not a valid expression: {exc}") from exc
 
         def keep(card: Card) -> bool:

@@ -27,6 +27,7 @@ from .game import (
     Term,
     Vocabulary,
 )
+from .schema import check_section
 
 SECTIONS = {
     "game", "card", "fields", "vocabularies", "cost", "text", "keywords", "placeholders",
@@ -381,8 +382,10 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     _collation(r, raw, model)
     _numbering(r, raw, model)
     _card(r, raw, model)
-    for key in ("limits", "deck", "draft", "packs"):
-        value = r.get(raw, key, LocDict, "game.yaml", default=None)
-        if value is not None:
-            setattr(model, key, value)
+    for key in ("limits", "deck", "draft", "packs"):  # declared in model/schema.py: checked once, here
+        if raw.get(key) is not None:
+            checked = check_section(key, raw[key], raw.key_loc(key), lambda loc, code, message, hint:
+                                    r.error(loc, code, message, hint), model)
+            if checked is not None:
+                setattr(model, key, checked)
     return model, sort_findings(r.findings)

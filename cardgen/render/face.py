@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from reportlab.lib.colors import Color, HexColor, toColor
 
@@ -13,10 +14,10 @@ from ..errors import Finding, Severity
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel, Role
-from ..units import to_mm
+from ..units import UnitError, to_mm
 from . import richtext as rt
 from .fonts import FontSet
-from .template import Element, Template, as_length, context, is_true
+from .template import LENGTH_KEYS, Element, Template, as_length, context, is_true
 
 OVERFLOW_RED = HexColor("#e0001b")
 
@@ -130,6 +131,10 @@ class FaceRenderer:
 
     def _op(self, element: Element, ctx: dict[str, Any], face: PreparedFace, card: Card) -> Op | None:
         props = {k: v.get(ctx) for k, v in element.props.items()}
+        for key, problem in typed(props, face.template):  # painting reads only values that are known good
+            face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
+                                         "template-value", card.id,
+                                         f"element '{element.id or element.type}': {key} {problem}"))
         props["_id"] = element.id
         if element.type in ("line", "polygon"):
             return Op(element.type, (0, 0, 0, 0), props)
@@ -254,3 +259,74 @@ def art_problem(path: Path, src: str) -> str | None:
     except (OSError, ValueError, SyntaxError) as exc:
         return f"image '{src}' is damaged or truncated: {exc}"
     return None
+
+
+COLOUR_KEYS = {"fill", "stroke", "color", "rule_color"}
+NUMBER_KEYS = {"leading": (0.5, 3.0), "min_leading": (0.5, 3.0), "opacity": (0.0, 1.0)}
+CHOICES = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"), "box": ("bleed", "trim", "safe"),
+           "shape": ("circle", "shield", "rect", "rounded"), "fit": ("cover", "contain")}
+MAX_LENGTH = 2000.0  # points: no element of a card is larger than 70 cm
+
+
+def typed(props: dict[str, Any], template: Template) -> Iterator[tuple[str, str]]:
+    """Check each rendered value against what its key takes; a bad value is removed (the painter's default is
+    used) and reported."""
+    for key in list(props):
+        value = props[key]
+        problem = None
+        if value in (None, ""):
+            continue
+        if key in LENGTH_KEYS:
+            try:
+                points = as_length(value)
+                if not -MAX_LENGTH <= points <= MAX_LENGTH:
+                    problem = f"is {value!r}, far larger than a card"
+            except (UnitError, ValueError, TypeError):
+                problem = f"is {str(value)[:40]!r}, not a length such as '3mm'"
+        elif key in COLOUR_KEYS:
+            if str(value).strip().lower() != "none" and parse_colour(value) is None:
+                problem = f"is {str(value)[:40]!r}, not a colour ('#rrggbb', '#rgb', a CSS name or 'none')"
+        elif key in NUMBER_KEYS:
+            low, high = NUMBER_KEYS[key]
+            try:
+                number = float(value)
+                if not low <= number <= high:
+                    problem = f"is {number:g}, outside {low:g}-{high:g}"
+            except (TypeError, ValueError):
+                problem = f"is {str(value)[:40]!r}, not a number"
+        elif key in CHOICES and value not in CHOICES[key]:
+            problem = f"is {str(value)[:40]!r}; it must be {', '.join(CHOICES[key])}"
+        elif key in ("font", "label_font") and value not in template.fonts:
+            problem = f"names font family {str(value)[:40]!r}, which the template does not define"
+        elif key == "points" and not _points(value):
+            problem = "must be a list of 'X Y' lengths"
+        if problem:
+            del props[key]
+            yield key, problem
+
+
+def _points(value: Any) -> bool:
+    if not isinstance(value, list) or len(value) > 500:
+        return False
+    try:
+        for pt in value:
+            xs, ys = (pt.split() if isinstance(pt, str) else pt)
+            as_length(xs), as_length(ys)
+    except (UnitError, ValueError, TypeError):
+        return False
+    return True
+
+
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def parse_colour(value: Any) -> Color | None:
+    """'#a33', '#aa3333' or a CSS colour name -> a colour; anything else (a typo such as '#d8b24' or 'blu') -> None."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if _HEX.match(text):
+        return _colour(text, None)
+    from reportlab.lib.colors import getAllNamedColors
+
+    return getAllNamedColors().get(text.lower())

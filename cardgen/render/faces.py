@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Finding, Severity
+from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.game import GameModel, matches
 from ..workspace import Workspace
@@ -54,11 +54,20 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
                                     None, "faces.yaml must be a list of {where, front, back}"))
         for i, item in enumerate(data):
             loc = data.item_loc(i)
-            if not isinstance(item, LocDict) or "front" not in item:
+            if not isinstance(item, LocDict) or not isinstance(item.get("front"), str) or \
+                    not isinstance(item.get("back") or "", str) or not isinstance(item.get("where") or {}, dict):
                 findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-type", None,
-                                        "each entry needs 'front' (and usually 'back' and 'where')"))
+                                        "each entry is {where: {field: value}, front: FILE, back: FILE}"))
                 continue
-            entries.append((dict(item.get("where") or {}), str(item["front"]), item.get("back"), loc))
+            where = dict(item.get("where") or {})
+            for key in where:
+                field_name = str(key)[4:] if str(key).startswith("not ") else str(key)
+                if field_name not in model.fields:
+                    at = item["where"].key_loc(key) if isinstance(item["where"], LocDict) else loc
+                    findings.append(Finding(shown_manifest, at[0], at[1], Severity.ERROR, "template-where", None,
+                                            f"'where' selects on unknown field '{field_name}'",
+                                            did_you_mean(field_name, list(model.fields))))
+            entries.append((where, item["front"], item.get("back"), loc))
     elif (folder / "front.yaml").is_file():
         back = "back.yaml" if (folder / "back.yaml").is_file() else None
         entries.append(({}, "front.yaml", back, (0, 0)))
@@ -72,11 +81,15 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         if name in faces.templates:
             return faces.templates[name]
         path = (folder / name).resolve()
+        if not path.is_relative_to(ws.root.resolve()):
+            findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-missing", None,
+                                    f"template '{name}' is outside the workspace; templates are read only from it"))
+            return None
         if not path.is_file():
             findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-missing", None,
                                     f"template '{name}' does not exist in {ws.shown(folder)}"))
             return None
-        template, more = load_template(path, ws.shown, model)
+        template, more = load_template(path, ws.shown, model, root=ws.root)
         findings.extend(more)
         if template is not None:
             faces.templates[name] = template

@@ -110,7 +110,8 @@ def _compile(raw: Any) -> Value:
     return Value(raw)
 
 
-def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tuple[Template | None, list[Finding]]:
+def load_template(path: Path, shown, model: GameModel, *, root: Path | None = None,
+                  _depth: int = 0) -> tuple[Template | None, list[Finding]]:
     """Read one template (following `extends`), checking element types, keys, units and Jinja2 syntax."""
     findings: list[Finding] = []
     name = shown(path)
@@ -134,11 +135,14 @@ def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tu
     base: Template | None = None
     if "extends" in raw:
         parent = (path.parent / str(raw["extends"])).resolve()
-        if _depth > 8 or not parent.is_file():
+        if not isinstance(raw["extends"], str) or (root is not None and not parent.is_relative_to(root.resolve())):
+            bad(raw.key_loc("extends"), "template-extends", f"cannot extend {str(raw['extends'])[:60]!r}: "
+                "'extends' names a template file inside the workspace")
+        elif _depth > 8 or not parent.is_file():
             bad(raw.key_loc("extends"), "template-extends", f"cannot extend '{raw['extends']}': no such template"
                 if _depth <= 8 else "templates extend each other in a loop")
         else:
-            base, more = load_template(parent, shown, model, _depth=_depth + 1)
+            base, more = load_template(parent, shown, model, root=root, _depth=_depth + 1)
             findings.extend(more)
     card = model.card
     try:  # a template's own size, else the one it extends, else the model's card size
@@ -151,18 +155,30 @@ def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tu
         bad(raw.loc, "template-unit", str(exc))
         tsize, bleed, safe = (178.58, 249.45), 8.5, 8.5
     fonts = dict(base.fonts) if base else {}
-    for fam, spec in (raw.get("fonts") or {}).items():
+    for fam, spec in _mapping(raw, "fonts", bad).items():
         if isinstance(spec, str):
             spec = {"regular": spec}
-        if not isinstance(spec, dict) or "regular" not in spec:
-            bad(raw.key_loc("fonts"), "template-font", f"font family '{fam}' needs at least 'regular'")
+        stems = spec.values() if isinstance(spec, dict) else []
+        if not isinstance(spec, dict) or "regular" not in spec or not all(isinstance(v, str) and STEM.match(v)
+                                                                          for v in stems):
+            bad(raw.key_loc("fonts"), "template-font", f"font family '{fam}' needs 'regular' (and may have 'bold', "
+                "'italic', 'bolditalic'), each a font file name without .ttf, e.g. CharisSIL-Regular")
             continue
-        fonts[fam] = {k: spec.get(k) or spec["regular"] for k in ("regular", "bold", "italic", "bolditalic")}
+        fonts[str(fam)] = {k: spec.get(k) or spec["regular"] for k in ("regular", "bold", "italic", "bolditalic")}
+    if not fonts:  # text in a template without fonts is drawn in DejaVu Sans (bundled, covers most scripts)
+        fonts["default"] = dict(DEFAULT_FAMILY)
     tvars = dict(base.vars) if base else {}
-    for key, value in (raw.get("vars") or {}).items():
-        tvars[key] = _checked(value, bad, raw.key_loc("vars"))
+    for key, value in _mapping(raw, "vars", bad).items():
+        if isinstance(value, (dict, list)):
+            bad(raw.key_loc("vars"), "template-type", f"var '{key}' must be a single value (text, number, colour)")
+            continue
+        tvars[str(key)] = _checked(value, bad, raw.key_loc("vars"))
     elements = list(base.elements) if base else []
-    removed = set(raw.get("remove") or [])
+    remove = raw.get("remove") or []
+    if not isinstance(remove, list) or not all(isinstance(r, str) for r in remove):
+        bad(raw.key_loc("remove"), "template-type", "'remove' must be a list of element ids")
+        remove = []
+    removed = set(remove)
     elements = [e for e in elements if e.id not in removed]
     items = raw.get("elements") or LocList()
     if not isinstance(items, LocList):
@@ -183,10 +199,25 @@ def load_template(path: Path, shown, model: GameModel, *, _depth: int = 0) -> tu
     return Template(path.stem, name, tsize, bleed, safe, fonts, tvars, elements, sources, digest), findings
 
 
+STEM = re.compile(r"^[A-Za-z0-9._+-]{1,80}$")
+DEFAULT_FAMILY = {"regular": "DejaVuSans", "bold": "DejaVuSans-Bold", "italic": "DejaVuSans",
+                  "bolditalic": "DejaVuSans-Bold"}
+
+
+def _mapping(raw: LocDict, key: str, bad) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    value = raw.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        bad(raw.key_loc(key), "template-type", f"'{key}' must be a mapping")
+        return {}
+    return value
+
+
 def _checked(value: Any, bad, loc: tuple[int, int]) -> Value:
     try:
         return _compile(value)
-    except TemplateError as exc:
+    except (TemplateError, ValueError, OverflowError, RecursionError) as exc:
         bad(loc, "template-jinja", f"Jinja2 error: {exc}")
         return Value("")
 
@@ -196,7 +227,7 @@ def _element(item: Any, loc: tuple[int, int], name: str, bad, fonts: dict[str, A
         bad(loc, "template-type", "each element must be a mapping with a 'type'")
         return None
     etype = item.get("type")
-    if etype not in ELEMENTS:
+    if not isinstance(etype, str) or etype not in ELEMENTS:
         bad(item.key_loc("type") if "type" in item else loc, "template-element",
             f"unknown element type '{etype}'", did_you_mean(str(etype), list(ELEMENTS)) or f"types: {', '.join(ELEMENTS)}")
         return None
@@ -208,28 +239,37 @@ def _element(item: Any, loc: tuple[int, int], name: str, bad, fonts: dict[str, A
             continue
         if key in ("type", "id", "when"):
             continue
+        if isinstance(value, dict) or (isinstance(value, list) and key != "points"):
+            bad(kloc, "template-type", f"'{key}' must be a single value, not a {type(value).__name__}")
+            continue
         if key in LENGTH_KEYS and not (isinstance(value, str) and "{{" in value):
             try:
                 length(value)
             except UnitError as exc:
                 bad(kloc, "template-unit", f"'{key}': {exc}")
                 continue
-        if key == "font" and value not in fonts:
+        if key == "font" and (not isinstance(value, str) or value not in fonts):
             bad(kloc, "template-font", f"unknown font family '{value}'", did_you_mean(str(value), list(fonts)))
             continue
         props[key] = _checked(value, bad, kloc)
     when = None
-    if "when" in item:
+    if "when" in item and isinstance(item["when"], (dict, list)):
+        bad(item.key_loc("when"), "template-type", "'when' must be an expression such as \"card.art\"")
+    elif "when" in item:
         try:
             when = _env.compile_expression(str(item["when"]), undefined_to_none=False)
-        except TemplateError as exc:
+        except (TemplateError, ValueError, OverflowError, RecursionError) as exc:
             bad(item.key_loc("when"), "template-jinja", f"'when' is not a valid expression: {exc}")
     if etype in ("rect", "text", "icons", "image", "badge", "circle") and "box" not in item:
         missing = [k for k in ("x", "y", "w", "h") if k not in item]
         if missing:
             bad(loc, "template-missing", f"{etype} element needs {', '.join(missing)} (or 'box: bleed|trim|safe')")
             return None
-    return Element(etype, props, when, str(item.get("id", "")), name, loc[0], loc[1])
+    eid = item.get("id", "")
+    if isinstance(eid, (dict, list)):
+        bad(item.key_loc("id"), "template-type", "'id' must be a name")
+        eid = ""
+    return Element(etype, props, when, str(eid), name, loc[0], loc[1])
 
 
 def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:

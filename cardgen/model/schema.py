@@ -1,0 +1,301 @@
+"""Turn a section of game.yaml into checked data: a declared schema (types, ranges, choices, one-line
+descriptions) walked once, each mistake a located finding, the value kept only where it is valid.
+
+The sections that tools read later (`deck`, `draft`, `packs`, `limits`) are declared here, so a typo such as
+`pack_sise` or `passes: lft` is reported where it stands instead of being read later with a default, and
+no stage ever meets a wrong shape. `docs/model.md`'s reference for these sections is generated from the
+declarations (`reference()`), and a test fails when it is stale.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import did_you_mean
+from ..yamlio import Loc, LocDict, LocList
+
+Report = Callable[[Loc, str, str, "str | None"], None]  # (where, code, message, hint)
+
+
+@dataclass
+class Spec:
+    description: str = ""
+    required: bool = False
+
+    def kind(self) -> str:
+        return "value"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        return value
+
+
+@dataclass
+class Int(Spec):
+    low: int = 0
+    high: int = 1_000_000
+
+    def kind(self) -> str:
+        return f"whole number {self.low:,}-{self.high:,}"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            report(loc, "model-type", f"{where} must be a whole number, not {_show(value)}", None)
+            return None
+        if not self.low <= value <= self.high:
+            report(loc, "model-value", f"{where} must be from {self.low:,} to {self.high:,}, not {_show(value)}", None)
+            return None
+        return value
+
+
+@dataclass
+class Bool(Spec):
+    def kind(self) -> str:
+        return "true or false"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, bool):
+            report(loc, "model-type", f"{where} must be true or false, not {_show(value)}", None)
+            return None
+        return value
+
+
+@dataclass
+class Text(Spec):
+    choices: tuple[str, ...] = ()
+
+    def kind(self) -> str:
+        return " or ".join(f"`{c}`" for c in self.choices) if self.choices else "text"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, str):
+            report(loc, "model-type", f"{where} must be text, not {_show(value)}", None)
+            return None
+        if self.choices and value not in self.choices:
+            report(loc, "model-value", f"{where} is '{value}'; it must be {' or '.join(self.choices)}",
+                   did_you_mean(value, self.choices))
+            return None
+        return value
+
+
+@dataclass
+class Scalar(Spec):
+    """A free value for templates and the rulebook: text, a number, true/false or nothing."""
+
+    def kind(self) -> str:
+        return "text, number or true/false"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, (dict, list)):
+            report(loc, "model-type", f"{where} must be a single value, not {_show(value)}", None)
+            return None
+        return value
+
+
+@dataclass
+class ListOf(Spec):
+    item: Spec = field(default_factory=Spec)
+    one_or_more: bool = False  # a single item may stand for a list of one ('passes: left')
+
+    def kind(self) -> str:
+        return f"list of {self.item.kind()}" + (" (or one)" if self.one_or_more else "")
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, list):
+            if self.one_or_more and not isinstance(value, dict):
+                value = [value]
+            else:
+                report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
+                return None
+        out = LocList()
+        out.loc, out.item_locs = getattr(value, "loc", loc), []
+        for i, item in enumerate(value):
+            at = value.item_loc(i) if isinstance(value, LocList) else loc
+            checked = self.item.check(item, f"{where}[{i + 1}]", at, report, model)
+            if checked is not None:
+                out.append(checked)
+                out.item_locs.append(at)
+        return out if out or not value else None  # nothing valid left: as if not written
+
+
+@dataclass
+class MapOf(Spec):
+    """A mapping of names the designer chooses (pack formats, sections) to values of one spec."""
+
+    item: Spec = field(default_factory=Spec)
+
+    def kind(self) -> str:
+        return f"mapping of names to {self.item.kind()}"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, dict):
+            report(loc, "model-type", f"{where} must be a mapping of names, not {_show(value)}", None)
+            return None
+        out = LocDict()
+        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        for name, item in value.items():
+            at = value.key_loc(name) if isinstance(value, LocDict) else loc
+            checked = self.item.check(item, f"{where}.{name}", at, report, model)
+            if checked is not None:
+                out[name] = checked
+                out.key_locs[name] = at
+        return out
+
+
+@dataclass
+class Section(Spec):
+    """A mapping with declared keys, each with its own spec."""
+
+    keys: dict[str, Spec] = field(default_factory=dict)
+
+    def kind(self) -> str:
+        return "mapping"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, dict):
+            report(loc, "model-type", f"{where} must be a mapping, not {_show(value)}", None)
+            return None
+        out = LocDict()
+        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        for key, item in value.items():
+            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            spec = self.keys.get(str(key))
+            if spec is None:
+                report(at, "model-unknown-key", f"unknown key '{key}' in {where}",
+                       did_you_mean(str(key), list(self.keys)) or f"keys: {', '.join(self.keys)}")
+                continue
+            if item is None:
+                continue
+            checked = spec.check(item, f"{where}.{key}", at, report, model)
+            if checked is not None:
+                out[key] = checked
+                out.key_locs[key] = at
+        for key, spec in self.keys.items():
+            if spec.required and key not in out and key not in value:
+                report(loc, "model-missing", f"{where} needs '{key}'", None)
+        return out
+
+
+@dataclass
+class Where(Spec):
+    """`{field: value}`: cards whose field has the value ('not field' negates; a list means exactly these)."""
+
+    def kind(self) -> str:
+        return "`{field: value}` selection"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, dict):
+            report(loc, "model-type", f"{where} must be a mapping of field: value, not {_show(value)}", None)
+            return None
+        out = LocDict()
+        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        for key, want in value.items():
+            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            name = str(key)[4:] if str(key).startswith("not ") else str(key)
+            if name not in model.fields:
+                report(at, "model-unknown-field", f"{where} selects on unknown field '{name}'",
+                       did_you_mean(name, list(model.fields)))
+                continue
+            if isinstance(want, dict) or (isinstance(want, list) and any(isinstance(w, (dict, list)) for w in want)):
+                report(at, "model-type", f"{where}.{key} must be a value or a list of values", None)
+                continue
+            vocab = model.vocab_for(name)
+            bad = [w for w in (want if isinstance(want, list) else [want])
+                   if vocab is not None and not vocab.open and vocab.lookup(str(w))[1] == "unknown"]
+            if bad:
+                report(at, "model-value", f"{where}.{key}: '{bad[0]}' is not a {name} of this game",
+                       did_you_mean(str(bad[0]), vocab.names()) if vocab else None)
+                continue
+            out[key] = want
+            out.key_locs[key] = at
+        return out
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:36] + "…'"
+
+
+COUNT = Int(low=0, high=100_000)
+SLOT = Section(keys={"sheet": Text("the sheet the slot draws from", required=True),
+                     "count": Int("cards drawn from the sheet", low=1, high=1_000)})
+PASSES = ListOf("pass direction per round: left or right (one word: every round)",
+                item=Text(choices=("left", "right")), one_or_more=True)
+
+SECTIONS: dict[str, Spec] = {
+    "deck": Section("what a legal deck is (docs/model.md, deck rules)", keys={
+        "format": Text("the deck-list dialect", choices=("plain", "aether-tournament", "ivion-character")),
+        "min_cards": Int("the fewest cards in the main deck", high=100_000),
+        "main": Section("the main deck", keys={
+            "size": Int("exactly this many cards", high=100_000),
+            "min": Int("at least this many cards", high=100_000),
+            "max": Int("at most this many cards", high=100_000),
+            "max_copies": Int("copies of one card at most", low=1, high=100_000),
+            "copies_by": Text("what counts as the same card", choices=("name", "id")),
+            "where": Where("cards the main deck may hold")}),
+        "sections": MapOf("named sections of a list (sideboard, monster …)", item=Section(keys={
+            "count": Int("exactly this many cards", high=100_000), "where": Where("cards the section may hold")})),
+        "separate_decks": MapOf("decks kept apart from the main deck (resources)", item=Section(keys={
+            "where": Where("cards of that deck")})),
+        "from_pool": Text("decks are built from a drafted pool", choices=("draft",)),
+        "character": Section("a herocrafting character (specialization, classes, feats)", keys={
+            "specialization": Section(keys={"count": COUNT, "cards": COUNT}),
+            "classes": Section(keys={"count": COUNT, "cards": COUNT, "share_colour": Int(high=10)}),
+            "ultimate": Section(keys={"count": COUNT}),
+            "traits": Section(keys={"count": COUNT}),
+            "feats": COUNT}),
+    }),
+    "draft": Section("how a draft runs (docs/packs.md)", keys={
+        "pack_size": Int("cards in a pack", low=1, high=1_000),
+        "packs_per_player": Int("packs each player opens", low=1, high=100),
+        "passes": PASSES,
+        "pool": Section("cards any pack may deal", keys={"where": Where("the pool's cards")}),
+        "players": Int("players on a draft night (cardgen build)", low=1, high=10_000),
+        "seed": Int("the draft night's seed (cardgen build)", high=2 ** 63 - 1),
+    }),
+    "packs": MapOf("pack formats by name (docs/packs.md)", item=Section(keys={
+        "mode": Text("exhaust a print run, or draw from slot sheets", required=True, choices=("exhaust", "slots")),
+        "pack_size": Int("cards in a pack", low=1, high=1_000),
+        "groups": ListOf("only these collation groups", item=Text()),
+        "exclude_groups": ListOf("not these collation groups", item=Text()),
+        "where": Where("only these cards"),
+        "unique_in_pack": Bool("never two copies of a card in one pack"),
+        "packs_per_player": Int("packs each player opens", low=1, high=100),
+        "passes": PASSES,
+        "sheets": MapOf("slot sheets by name", item=Section(keys={"where": Where("the sheet's cards")})),
+        "slots": ListOf("what one pack draws", item=SLOT),
+        "variants": ListOf("weighted pack variants", item=Section(keys={
+            "weight": Int("relative weight", low=1, high=1_000_000), "slots": ListOf(item=SLOT)})),
+    })),
+    "limits": MapOf("numbers of the game's rules, for templates and the rulebook", item=Scalar()),
+}
+
+
+def check_section(name: str, value: Any, loc: Loc, report: Report, model: Any) -> Any:
+    """The section as declared: every mistake reported, only valid parts kept (None when nothing is)."""
+    return SECTIONS[name].check(value, name, loc, report, model)
+
+
+def reference() -> str:
+    """The Markdown reference of the declared sections, for docs/model.md."""
+    lines: list[str] = []
+
+    def walk(spec: Spec, path: str) -> None:
+        lines.append(f"| `{path}` | {spec.kind()}{' (required)' if spec.required else ''} | {spec.description} |")
+        if isinstance(spec, Section):
+            for key, sub in spec.keys.items():
+                walk(sub, f"{path}.{key}")
+        elif isinstance(spec, MapOf) and isinstance(spec.item, Section):
+            for key, sub in spec.item.keys.items():
+                walk(sub, f"{path}.NAME.{key}")
+        elif isinstance(spec, ListOf) and isinstance(spec.item, Section):
+            for key, sub in spec.item.keys.items():
+                walk(sub, f"{path}[].{key}")
+
+    for name, spec in SECTIONS.items():
+        lines += ["", f"#### `{name}`", "", "| key | value | meaning |", "|---|---|---|"]
+        walk(spec, name)
+    return "\n".join(lines[1:]) + "\n"
