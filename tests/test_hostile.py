@@ -115,3 +115,157 @@ def test_card_files_linking_outside_are_not_read(scratch_ws: Workspace, tmp_path
 def test_card_text_cannot_break_out_of_the_gallery_script() -> None:
     text = script_json({"text": "</script><!--<script>alert(1)"})
     assert "<" not in text and ">" not in text
+
+
+def test_sizes_counts_and_numbers_out_of_range_are_findings_not_hangs(scratch_ws: Workspace) -> None:
+    model = scratch_ws.model_path("clean")
+    text = model.read_text()
+    model.write_text(text.replace("size: 63mm x 88mm", "size: 0mm x 0mm")
+                     .replace("common: {designs: 1, copies: 2}, rare", "common: {designs: 1, copies: 10000000}, rare"))
+    result = run(scratch_ws, "sheets", "clean")  # used to hang until killed
+    assert result.exit_code == 1
+    listing = run(scratch_ws, "validate", "clean").output
+    assert "error[model-unit] a card width of 0 mm is outside 10-400 mm" in listing
+    assert "'copies' of 'Red common' must be from 0 to 10,000, not 10,000,000" in listing
+    model.write_text(text)
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("power: 3", "power: " + "9" * 5000, 1)
+                     .replace("power: 1", "power: !!int abc", 1))
+    listing = run(scratch_ws, "validate", "clean")
+    assert listing.exit_code == 1 and "internal error" not in listing.output
+    assert "error[yaml-value] '99999999999999999999…' cannot be read as a number" in listing.output
+    assert "error[yaml-value] 'abc' cannot be read as a number" in listing.output
+    assert "(5,000 characters)" in listing.output  # a huge value is shown shortened
+    assert run(scratch_ws, "sheets", "clean", "--bleed", "-5mm").exit_code == 2
+    assert "a paper width of 1 mm" in run(scratch_ws, "sheets", "clean", "--paper", "1mm x 1mm").output
+
+
+def test_deck_lists_are_read_line_by_line(scratch_ws: Workspace) -> None:
+    deck = scratch_ws.root / "deck.txt"
+    deck.write_text("3x Ember Guard\nthis is garbage\n0 Tide Caller\n-2 Firestorm\n" + "9" * 5000 + " Ember Guard\n")
+    result = run(scratch_ws, "deck", "check", "clean", str(deck))
+    assert result.exit_code == 1 and "legal" in result.output and "not legal" in result.output
+    for line, code in ((2, "deck-line"), (3, "deck-count"), (4, "deck-count"), (5, "deck-count")):
+        assert f"deck.txt:{line}:1: error[{code}]" in result.output
+    for args in (["sheets", "clean", "--deck", str(deck)], ["export", "clean", "--to", "tts", "--deck", str(deck)]):
+        refused = run(scratch_ws, *args)
+        assert refused.exit_code == 2 and "the deck list has errors" in refused.output
+
+
+def test_catastrophic_numbering_patterns_are_stopped(scratch_ws: Workspace) -> None:
+    model = scratch_ws.model_path("clean")
+    model.write_text(model.read_text().replace(r"'^(?P<prefix>[A-Z])(?P<index>\d+)/(?P<total>\d+)$'",
+                                               "'^(?P<index>(a|aa)+)$'"))
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("number: R1/2", "number: " + "a" * 60 + "b"))
+    result = run(scratch_ws, "validate", "clean")
+    assert result.exit_code == 1 and "error[number-pattern-slow]" in result.output
+    model.write_text(model.read_text().replace("'^(?P<index>(a|aa)+)$'", r"'^[A-Z]\d+/\d+$'"))
+    result = run(scratch_ws, "validate", "clean")
+    assert "numbering.pattern needs a named group 'index'" in result.output and "check-crashed" not in result.output
+
+
+def test_templates_cannot_exhaust_memory(scratch_ws: Workspace) -> None:
+    front = scratch_ws.templates_dir("clean") / "front.yaml"
+    front.write_text(front.read_text().replace('text: "{{ card.name }}"', "text: \"{{ 'x' * 10**9 }}\"", 1))
+    result = run(scratch_ws, "validate", "clean")
+    assert result.exit_code == 1 and "a template builds text longer than 100,000 characters" in result.output
+
+
+def test_art_that_cannot_be_drawn_is_a_finding(scratch_ws: Workspace) -> None:
+    from PIL import Image
+
+    art = scratch_ws.root / "art"
+    art.mkdir()
+    Image.new("RGB", (40, 40), "red").save(art / "ok.png")
+    (art / "cut.png").write_bytes((art / "ok.png").read_bytes()[:60])
+    (art / "text.png").write_text("not a picture")
+    Image.new("1", (8000, 8000)).save(art / "huge.png")
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    text = cards.read_text()
+    for name, src in (("R1/2", "art/cut.png"), ("R2/2", "art/text.png"), ("U1/1", "art/huge.png")):
+        text = text.replace(f"number: {name}", f"number: {name}\n  art: {src}")
+    cards.write_text(text)
+    result = run(scratch_ws, "validate", "clean")
+    assert "image 'art/cut.png' is damaged or truncated" in result.output
+    assert "image 'art/text.png' is not a picture cardgen can read" in result.output
+    assert "image 'art/huge.png' has 8000 x 8000 pixels, over 40 megapixels" in result.output
+    assert "DecompressionBomb" not in result.output
+
+
+def test_outputs_only_to_regular_files(scratch_ws: Workspace, tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = run(scratch_ws, "sheets", "clean", "--out", str(fifo))
+    assert result.exit_code == 2 and "is not a regular file" in result.output and fifo.is_fifo()
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    result = run(scratch_ws, "sheets", "clean", "--out", str(blocker / "x.pdf"))
+    assert result.exit_code == 2 and "cannot write" in result.output and "Traceback" not in result.output
+
+
+def test_an_empty_model_is_an_error(scratch_ws: Workspace) -> None:
+    scratch_ws.model_path("clean").write_text("")
+    result = run(scratch_ws, "validate", "clean")
+    assert result.exit_code == 1 and "error[model-empty]" in result.output
+
+
+def test_ctrl_c_exits_130_quietly(scratch_ws: Workspace) -> None:
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "serve", "clean",
+                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "build", "clean"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (130, 0, 1) and "Traceback" not in err, err
+
+
+def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
+    import socket
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from cardgen.gallery.serve import serve
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    stop = threading.Event()
+    logs: list[str] = []
+    thread = threading.Thread(target=serve, args=(scratch_ws, "clean", port), kwargs={"log": logs.append, "stop": stop},
+                              daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if any("serving" in m for m in logs):
+                break
+            threading.Event().wait(0.1)
+        codes = {}
+        for path in ("/", "/cards/", "/%00", "/../../etc/passwd"):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+                    codes[path] = r.status
+            except urllib.error.HTTPError as exc:
+                codes[path] = exc.code
+        assert codes["/"] == 200 and codes["/cards/"] == 404 and codes["/%00"] in (400, 404)
+        assert codes["/../../etc/passwd"] == 404
+    finally:
+        stop.set()
+        thread.join(timeout=5)

@@ -119,8 +119,6 @@ def serve(ws: Workspace, game: str, port: int = 8000, host: str = "127.0.0.1",
     log(f"serving {ws.shown(out)} on http://{host}:{port}/ — edit the game's files and the page follows; Ctrl-C stops")
     try:
         server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
+    finally:  # Ctrl-C goes on up: the command exits 130
         stop.set()
         server.server_close()

@@ -219,7 +219,6 @@ def _show(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:36] + "…'"
 
 
-COUNT = Int(low=0, high=100_000)
 SLOT = Section(keys={"sheet": Text("the sheet the slot draws from", required=True),
                      "count": Int("cards drawn from the sheet", low=1, high=1_000)})
 PASSES = ListOf("pass direction per round: left or right (one word: every round)",
@@ -242,11 +241,14 @@ SECTIONS: dict[str, Spec] = {
             "where": Where("cards of that deck")})),
         "from_pool": Text("decks are built from a drafted pool", choices=("draft",)),
         "character": Section("a herocrafting character (specialization, classes, feats)", keys={
-            "specialization": Section(keys={"count": COUNT, "cards": COUNT}),
-            "classes": Section(keys={"count": COUNT, "cards": COUNT, "share_colour": Int(high=10)}),
-            "ultimate": Section(keys={"count": COUNT}),
-            "traits": Section(keys={"count": COUNT}),
-            "feats": COUNT}),
+            "specialization": Section("the character's specialization", keys={
+                "count": Int("specializations chosen", high=100), "cards": Int("cards from it", high=100_000)}),
+            "classes": Section("the character's classes", keys={
+                "count": Int("classes chosen", high=100), "cards": Int("cards from them together", high=100_000),
+                "share_colour": Int("colour pips a class must share with the specialization", high=10)}),
+            "ultimate": Section("the ultimate feat", keys={"count": Int("ultimates chosen", high=100)}),
+            "traits": Section("trait feats", keys={"count": Int("traits chosen", high=100)}),
+            "feats": Int("feats in all", high=100)}),
     }),
     "draft": Section("how a draft runs (docs/packs.md)", keys={
         "pack_size": Int("cards in a pack", low=1, high=1_000),

@@ -14,6 +14,7 @@ from ..errors import Finding, Severity
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel, Role
+from ..paths import workspace_file
 from ..units import UnitError, to_mm
 from . import richtext as rt
 from .fonts import FontSet
@@ -189,21 +190,17 @@ class FaceRenderer:
         src = str(props.get("src") or "").strip()
         if not src:
             return None
-        path = (self.root / src).resolve()
+        found, why = workspace_file(self.root, self.root, src)
         art = self.model.role_field(Role.ART)
         line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
-        code, problem = "image-missing", None
-        if not path.is_relative_to(self.root.resolve()):
-            problem = f"image '{src}' is outside the workspace"
-        elif not path.is_file():
-            problem = f"image '{src}' does not exist"
-        else:
-            code, problem = "image-unreadable", art_problem(path, src)
+        code, problem = "image-missing", f"image '{src[:80]}' {why}" if why else None
+        if found is not None:
+            code, problem = "image-unreadable", art_problem(found, src)
         if problem:
             face.findings.append(Finding(card.file, line, col, Severity.WARNING, code, card.id, problem))
             props = {**props, "missing": src}
         else:
-            props = {**props, "path": str(path)}
+            props = {**props, "path": str(found)}
         return Op("image", box, props)
 
 
@@ -242,8 +239,10 @@ def art_problem(path: Path, src: str) -> str | None:
     is decoded here once, with Pillow's warnings turned into errors, so nothing fails later at print time."""
     import warnings
 
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image, ImageFile, UnidentifiedImageError
 
+    lenient = ImageFile.LOAD_TRUNCATED_IMAGES  # WeasyPrint switches this on for the whole process when imported
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -258,6 +257,8 @@ def art_problem(path: Path, src: str) -> str | None:
         return f"image '{src}' has too many pixels to draw safely: scale it down"
     except (OSError, ValueError, SyntaxError) as exc:
         return f"image '{src}' is damaged or truncated: {exc}"
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
     return None
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.game import GameModel, matches
+from ..paths import workspace_file
 from ..workspace import Workspace
 from ..yamlio import LocDict, LocList, load_yaml
 from .template import Template, load_template
@@ -80,14 +81,11 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
     def get(name: str, loc: tuple[int, int]) -> Template | None:
         if name in faces.templates:
             return faces.templates[name]
-        path = (folder / name).resolve()
-        if not path.is_relative_to(ws.root.resolve()):
+        path, problem = workspace_file(ws.root, folder, name)
+        if path is None:
             findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-missing", None,
-                                    f"template '{name}' is outside the workspace; templates are read only from it"))
-            return None
-        if not path.is_file():
-            findings.append(Finding(shown_manifest, loc[0], loc[1], Severity.ERROR, "template-missing", None,
-                                    f"template '{name}' does not exist in {ws.shown(folder)}"))
+                                    f"template '{name[:80]}' {problem} (templates are read from "
+                                    f"{ws.shown(folder)})"))
             return None
         template, more = load_template(path, ws.shown, model, root=ws.root)
         findings.extend(more)

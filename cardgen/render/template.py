@@ -15,6 +15,7 @@ from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel
+from ..paths import workspace_file
 from ..sandbox import LimitedSandbox
 from ..units import UnitError, length
 from ..yamlio import LocDict, LocList, load_yaml
@@ -134,12 +135,9 @@ def load_template(path: Path, shown, model: GameModel, *, root: Path | None = No
             bad(raw.key_loc(key), "template-unknown-key", f"unknown key '{key}'", did_you_mean(key, sorted(TOP_KEYS)))
     base: Template | None = None
     if "extends" in raw:
-        parent = (path.parent / str(raw["extends"])).resolve()
-        if not isinstance(raw["extends"], str) or (root is not None and not parent.is_relative_to(root.resolve())):
-            bad(raw.key_loc("extends"), "template-extends", f"cannot extend {str(raw['extends'])[:60]!r}: "
-                "'extends' names a template file inside the workspace")
-        elif _depth > 8 or not parent.is_file():
-            bad(raw.key_loc("extends"), "template-extends", f"cannot extend '{raw['extends']}': no such template"
+        parent, problem = workspace_file(root or path.parent.parent.parent, path.parent, raw["extends"])
+        if parent is None or _depth > 8:
+            bad(raw.key_loc("extends"), "template-extends", f"cannot extend {str(raw['extends'])[:60]!r}: it {problem}"
                 if _depth <= 8 else "templates extend each other in a loop")
         else:
             base, more = load_template(parent, shown, model, root=root, _depth=_depth + 1)

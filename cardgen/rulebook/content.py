@@ -12,6 +12,7 @@ from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, designs
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols
 from ..output import write_atomic
+from ..paths import workspace_file
 from ..project import Studio
 from ..render.raster import render_pngs
 from .source import Chapter
@@ -236,11 +237,10 @@ class BookContent:
     def _image(self, m: re.Match[str], chapter: Chapter, line: int) -> str:
         from pathlib import Path
 
-        target = (self.studio.ws.root / Path(chapter.file).parent / m.group(2)).resolve()
-        if not target.is_relative_to(self.studio.ws.root.resolve()):
-            return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)}' is outside the workspace")
-        if not target.is_file():
-            return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)}' does not exist")
+        root = self.studio.ws.root
+        target, problem = workspace_file(root, root / Path(chapter.file).parent, m.group(2))
+        if target is None:
+            return self._problem(chapter.file, line, "rulebook-image", f"image '{m.group(2)[:80]}' {problem}")
         return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}">'
 
 

@@ -71,11 +71,15 @@ def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, l
     for name in chapters:
         path = folder / str(name)
         line = next((i + 1 for i, ln in enumerate(head) if i + 1 >= listed_at and str(name) in ln), listed_at)
-        if not path.resolve().is_relative_to(inside):
+        try:
+            outside, exists = not path.resolve().is_relative_to(inside), path.is_file()
+        except (OSError, ValueError):  # a name too long, or with a NUL: no such chapter
+            outside, exists = False, False
+        if outside:
             findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-outside", None,
                                     f"chapter '{name}' is outside {ws.shown(folder)}; chapters are read only from there"))
             continue
-        if not path.is_file():
+        if not exists:
             findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-missing", None,
                                     f"chapter '{name}' does not exist in {ws.shown(folder)}"))
             book.chapters.append(Chapter(ws.shown(path), str(name), f'<div class="problem">Missing chapter: {name}'

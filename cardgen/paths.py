@@ -1,0 +1,23 @@
+"""Turn a file name a workspace gives (a template, a chapter, an image) into a file inside it, or say why not.
+
+The one path policy: everything cardgen reads for a game resolves inside the workspace, symlinks included,
+so a shared game repository cannot make a build read (or embed in a PDF) a file elsewhere on the machine.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def workspace_file(root: Path, base: Path, name: object) -> tuple[Path | None, str | None]:
+    """(the file, None), or (None, why not): `name` is relative to `base` and must land inside `root`."""
+    if not isinstance(name, str) or not name.strip():
+        return None, "names no file"
+    try:
+        path = (base / name).resolve()
+        if not path.is_relative_to(root.resolve()):
+            return None, "is outside the workspace"
+        if not path.is_file():
+            return None, "does not exist"
+    except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
+        return None, "is not a usable file name"
+    return path, None
