@@ -192,6 +192,13 @@ def load_template(path: Path, shown, model: GameModel, *, root: Path | None = No
             elements.append(element)
         else:
             elements[same] = element
+    for loc, text in _expressions(raw):
+        for problem, hint in names_used(text, model, tvars):
+            bad(loc, "template-name", problem, hint)
+    for element in elements:
+        if element.file == name and _off_card(element, tsize, bleed):
+            bad((element.line, element.column), "template-off-card",
+                f"element '{element.id or element.type}' lies entirely outside the card and its bleed")
     sources = (base.source_files if base else []) + [path]
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()
     return Template(path.stem, name, tsize, bleed, safe, fonts, tvars, elements, sources, digest), findings
@@ -210,6 +217,69 @@ def _mapping(raw: LocDict, key: str, bad) -> dict[str, Any]:  # type: ignore[no-
         bad(raw.key_loc(key), "template-type", f"'{key}' must be a mapping")
         return {}
     return value
+
+
+def _expressions(raw: LocDict) -> list[tuple[tuple[int, int], str]]:
+    """Every Jinja2 text of a template with its location: vars, element values and `when` expressions."""
+    out: list[tuple[tuple[int, int], str]] = []
+    tvars = raw.get("vars")
+    if isinstance(tvars, LocDict):
+        out += [(tvars.key_loc(k), v) for k, v in tvars.items() if isinstance(v, str) and "{" in v]
+    items = raw.get("elements")
+    for item in items if isinstance(items, LocList) else []:
+        if not isinstance(item, LocDict):
+            continue
+        for key, value in item.items():
+            if key == "when" and isinstance(value, str):
+                out.append((item.key_loc(key), "{{ " + value + " }}"))
+            elif isinstance(value, str) and "{" in value:
+                out.append((item.key_loc(key), value))
+    return out
+
+
+def names_used(text: str, model: GameModel, tvars: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """Card fields, vars and vocabulary attributes a template text names that the model does not have:
+    `card.rnak` would print blank on every card, `attr('factions', 'colr')` always give its default."""
+    from jinja2 import nodes
+
+    try:
+        tree = _env.parse(text)
+    except (TemplateError, ValueError, OverflowError, RecursionError):
+        return []  # reported where the text is compiled
+    fields = list(model.fields) + ["id"]
+    out: list[tuple[str, str | None]] = []
+    for node in tree.find_all(nodes.Getattr):
+        if isinstance(node.node, nodes.Name) and node.node.name == "card" and node.attr not in fields:
+            out.append((f"'card.{node.attr}' is not a field of this game", did_you_mean(node.attr, fields)))
+        if isinstance(node.node, nodes.Name) and node.node.name == "vars" and node.attr not in tvars:
+            out.append((f"'vars.{node.attr}' is not a var of this template", did_you_mean(node.attr, list(tvars))))
+    for call in tree.find_all(nodes.Call):
+        if not (isinstance(call.node, nodes.Name) and call.node.name in ("attr", "attrs", "canonical")):
+            continue
+        args = [a.value if isinstance(a, nodes.Const) else None for a in call.args]
+        if args and isinstance(args[0], str):
+            if args[0] not in model.fields:
+                out.append((f"{call.node.name}() names field '{args[0]}', which the model does not have",
+                            did_you_mean(args[0], list(model.fields))))
+                continue
+            vocab = model.vocab_for(args[0])
+            if call.node.name != "canonical" and len(args) > 1 and isinstance(args[1], str) and vocab is not None:
+                keys = {k for t in vocab.terms for k in t.attrs} | {"name"}
+                if args[1] not in keys:
+                    out.append((f"{call.node.name}('{args[0]}', '{args[1]}'): no value of '{args[0]}' has "
+                                f"'{args[1]}'", did_you_mean(args[1], sorted(keys))))
+    return out
+
+
+def _off_card(element: Element, size: tuple[float, float], bleed: float) -> bool:
+    """True when an element's box is written as constants and misses the card and its bleed entirely."""
+    try:
+        x, y, w, h = (as_length(element.props[k].raw) for k in ("x", "y", "w", "h"))
+    except (KeyError, UnitError, ValueError, TypeError):
+        return False  # a box, a line, or an expression: decided per card
+    if any(element.props[k].compiled is not None for k in ("x", "y", "w", "h")):
+        return False
+    return x > size[0] + bleed or y > size[1] + bleed or x + w < -bleed or y + h < -bleed
 
 
 def _checked(value: Any, bad, loc: tuple[int, int]) -> Value:

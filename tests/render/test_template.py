@@ -82,3 +82,23 @@ def test_missing_or_outside_art_is_a_warning_and_a_placeholder(scratch_ws: Works
     assert "missing" in got["ember-guard"][1]  # drawn as a visible placeholder
     assert got["firestorm"][0][0][0] == "image-missing" and "outside the workspace" in got["firestorm"][0][0][2]
     assert got["tide-caller"][0] == [] and got["tide-caller"][1]["path"].endswith("ok.png")
+
+
+def test_names_a_template_uses_must_exist(tmp_path: Path, fixture_ws: Workspace) -> None:
+    template, findings = _load(tmp_path, fixture_ws, """vars:
+  frame: "{{ attr('faction', 'colr', '#777') }}"
+elements:
+  - {type: text, x: 0mm, y: 0mm, w: 9mm, h: 9mm, text: "{{ card.rnak }}"}
+  - {type: rect, x: 0mm, y: 0mm, w: 9mm, h: 9mm, fill: "{{ vars.fram }}", when: "card.powr > 2"}
+  - {type: rect, x: 0mm, y: 0mm, w: 9mm, h: 9mm, fill: "{{ attr('factoin', 'color') }}"}
+  - {type: rect, x: 90mm, y: 0mm, w: 9mm, h: 9mm, fill: "#ffffff"}
+""")
+    got = [(f.line, f.code, f.message, f.hint) for f in findings]
+    assert (2, "template-name", "attr('faction', 'colr'): no value of 'faction' has 'colr'",
+            "did you mean 'color'?") in got
+    assert any(g[:3] == (4, "template-name", "'card.rnak' is not a field of this game") for g in got)
+    assert (5, "template-name", "'vars.fram' is not a var of this template", "did you mean 'frame'?") in got
+    assert (5, "template-name", "'card.powr' is not a field of this game", "did you mean 'power'?") in got
+    assert (6, "template-name", "attr() names field 'factoin', which the model does not have",
+            "did you mean 'faction'?") in got
+    assert any(line == 7 and code == "template-off-card" for line, code, _, _ in got)
