@@ -425,6 +425,19 @@ def report(ctx: click.Context, game: str, out: Path | None, strict: bool) -> Non
     _finish(run_report(ws, game, out), ws, strict=strict)
 
 
+@main.command()
+@click.argument("game")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Default: output/GAME/cards.schema.json.")
+@click.pass_context
+def schema(ctx: click.Context, game: str, out: Path | None) -> None:
+    """Write a JSON Schema for GAME's card files, so YAML editors check cards as you type."""
+    from .schema_job import write_card_schema
+
+    ws = _ws(ctx)
+    _finish(write_card_schema(ws, game, out), ws)
+
+
 def hoist_root(args: list[str]) -> list[str]:
     """`--root DIR` may stand anywhere on the line, as users write it; click wants it before the command."""
     moved: list[str] = []

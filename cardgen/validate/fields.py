@@ -71,7 +71,7 @@ def _check_value(card: Card, ctx: Context, spec: FieldSpec, value: object) -> It
             elif not ctx.is_placeholder(item):
                 yield from _check_term(card, ctx, spec, item)
     elif kind == "cost":
-        yield from _check_cost(card, ctx, value)
+        yield from _check_cost(card, ctx, value, key)
 
 
 def _check_term(card: Card, ctx: Context, spec: FieldSpec, value: str) -> Iterator[Finding]:
@@ -97,18 +97,18 @@ def _check_term(card: Card, ctx: Context, spec: FieldSpec, value: str) -> Iterat
         yield ctx.at(card, key, Severity.WARNING, "value-warning", f"{vocab.name} '{term.name}': {term.warn}")
 
 
-def _check_cost(card: Card, ctx: Context, value: object) -> Iterator[Finding]:
+def _check_cost(card: Card, ctx: Context, value: object, key: str) -> Iterator[Finding]:
     grammar = ctx.model.cost
     if isinstance(value, int) and not isinstance(value, bool) and grammar.generic:
         value = f"{{{value}}}"
     if not isinstance(value, str):
-        yield ctx.at(card, "cost", Severity.ERROR, "wrong-type", f"'cost' must be text, got {_show(value)}")
+        yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' must be text, got {_show(value)}")
         return
     cost = parse_cost(value, grammar)
     for code, message in cost.problems:
-        yield ctx.at(card, "cost", Severity.ERROR, code, message)
+        yield ctx.at(card, key, Severity.ERROR, code, message)
     for clause in cost.clauses:
-        yield ctx.at(card, "cost", _SEVERITY[grammar.clauses], "cost-clause",
+        yield ctx.at(card, key, _SEVERITY[grammar.clauses], "cost-clause",
                      f"cost has a free-text clause '{clause}': players follow it as written")
 
 
