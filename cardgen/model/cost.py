@@ -34,7 +34,8 @@ _CACHE: dict[tuple[object, str], Cost] = {}
 def parse_cost(raw: str, grammar: CostGrammar) -> Cost:
     """A parsed cost; sets repeat their costs, so each distinct cost is parsed once per grammar (treat the
     result as read-only)."""
-    key = ((tuple(s.letter for s in grammar.symbols), grammar.generic, grammar.x, grammar.separator), raw)
+    key = ((tuple(s.letter for s in grammar.symbols), grammar.generic, grammar.x, grammar.separator, grammar.hybrid),
+           raw)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -51,7 +52,7 @@ def _parse(raw: str, grammar: CostGrammar) -> Cost:
     for part in [p.strip() for p in raw.split(grammar.separator)] if grammar.separator else [raw.strip()]:
         if not part:
             continue
-        if _BRACED.match(part):
+        if _BRACED.match(part):  # '{2}{Sh}{E/G}': numbers, symbols of any length, hybrids
             for item in _BRACE_ITEM.findall(part):
                 _add(cost, item.strip(), letters, grammar)
         elif _LETTERS.match(part):
@@ -75,8 +76,8 @@ def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar) -> None
             return
         cost.x += 1
         cost.sequence.append("X")
-    elif item in letters:
-        cost.symbols[item] += 1
+    elif item in letters or grammar.halves(item):
+        cost.symbols[item] += 1  # a hybrid counts once, under its own name ('E/G')
         cost.sequence.append(item)
     else:
         known = ", ".join(sorted(letters)) or "none"

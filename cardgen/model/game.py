@@ -75,13 +75,14 @@ class Vocabulary:
 
 @dataclass
 class CostSymbol:
-    letter: str
+    letter: str  # one capital letter, or up to three characters starting with one (written in braces: {Sh})
     name: str
     icon: str = ""
     color: str = "#444444"
     text_color: str = "#ffffff"
     rules: str = ""
     loc: Loc = (0, 0)
+    faction: str | None = None  # the faction this symbol belongs to (cost.match_factions)
 
 
 @dataclass
@@ -91,12 +92,21 @@ class CostGrammar:
     x: bool = True  # 'X' allowed
     clauses: str = "info"  # free-text clauses: 'info', 'warning' or 'error'
     separator: str = ","
+    hybrid: bool = True  # '{E/G}': one symbol paid with either half
+    match_factions: bool = False  # a card's symbols must belong to its factions
 
     def symbol(self, letter: str) -> CostSymbol | None:
         for s in self.symbols:
             if s.letter == letter:
                 return s
         return None
+
+    def halves(self, item: str) -> list[str] | None:
+        """'E/G' -> ['E', 'G'] when both halves are symbols of the game (a hybrid symbol), else None."""
+        parts = item.split("/")
+        if not self.hybrid or len(parts) != 2 or not all(self.symbol(p) for p in parts):
+            return None
+        return parts
 
 
 @dataclass

@@ -185,29 +185,59 @@ def _cost(r: _Reader, raw: LocDict, model: GameModel) -> None:
     m = r.mapping(c, "cost", raw.key_loc("cost"))
     if m is None:
         return
-    r.keys(m, {"symbols", "generic", "x", "clauses", "separator"}, "cost")
+    r.keys(m, {"symbols", "generic", "x", "clauses", "separator", "hybrid", "match_factions"}, "cost")
     grammar = CostGrammar(
         generic=bool(r.get(m, "generic", bool, "cost", default=False)),
         x=bool(r.get(m, "x", bool, "cost", default=True)),
         clauses=r.get(m, "clauses", str, "cost", default="info"),
         separator=r.get(m, "separator", str, "cost", default=","),
+        hybrid=bool(r.get(m, "hybrid", bool, "cost", default=True)),
+        match_factions=bool(r.get(m, "match_factions", bool, "cost", default=False)),
     )
     if grammar.clauses not in ("info", "warning", "error"):
         r.error(m.key_loc("clauses"), "model-value", "cost.clauses must be info, warning or error")
         grammar.clauses = "info"
     for item, loc in _items(r, m.get("symbols"), "cost.symbols", m.key_loc("symbols")):
-        r.keys(item, {"letter", "name", "icon", "color", "text_color", "rules"}, "a cost symbol")
+        r.keys(item, {"letter", "name", "icon", "color", "text_color", "rules", "faction"}, "a cost symbol")
         letter = r.get(item, "letter", str, "a cost symbol", required=True)
-        if letter and not re.fullmatch(r"[A-Z]", letter):
-            r.error(item.key_loc("letter"), "model-value", f"cost symbol letter '{letter}' must be one capital letter")
+        if letter and not re.fullmatch(r"[A-Z][A-Za-z0-9]{0,2}", letter):
+            r.error(item.key_loc("letter"), "model-value", f"cost symbol '{letter}' must be a capital letter, "
+                    "optionally followed by up to two letters or digits (written in braces: '{Sh}')")
+            continue
+        if letter and grammar.symbol(letter) is not None:
+            r.error(item.key_loc("letter"), "model-duplicate", f"cost symbol '{letter}' is defined twice")
             continue
         if letter:
+            colours = [_colour(r, item, key, letter, default) for key, default in
+                       (("color", "#444444"), ("text_color", "#ffffff"))]
             grammar.symbols.append(CostSymbol(
                 letter, r.get(item, "name", str, letter, default=letter), r.get(item, "icon", str, letter, default=""),
-                r.get(item, "color", str, letter, default="#444444"),
-                r.get(item, "text_color", str, letter, default="#ffffff"), r.get(item, "rules", str, letter, default=""), loc,
+                colours[0], colours[1], r.get(item, "rules", str, letter, default=""), loc,
+                r.get(item, "faction", str, letter),
             ))
+    faction_field = model.role_field(Role.FACTION)
+    vocab = model.vocab_for(faction_field) if faction_field else None
+    for symbol in grammar.symbols:
+        if symbol.faction is not None and (vocab is None or vocab.lookup(symbol.faction)[0] is None):
+            r.error(symbol.loc, "model-value", f"cost symbol '{symbol.letter}' belongs to faction "
+                    f"'{symbol.faction}', which the model does not have",
+                    did_you_mean(symbol.faction, vocab.names()) if vocab else "no field has role: faction")
+    if grammar.match_factions and not any(s.faction for s in grammar.symbols):
+        r.error(m.key_loc("match_factions"), "model-missing", "cost.match_factions needs symbols with 'faction'")
     model.cost = grammar
+
+
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def _colour(r: _Reader, item: LocDict, key: str, owner: str, default: str) -> str:
+    """A colour as '#rgb' or '#rrggbb' (a typo such as '#d8b24' would otherwise print some other colour)."""
+    value = r.get(item, key, str, owner, default=default)
+    if not _HEX.fullmatch(value):
+        r.error(item.key_loc(key), "model-colour", f"'{key}' of '{owner}' is '{value}', not a colour",
+                "write '#rrggbb' or '#rgb'")
+        return default
+    return value
 
 
 def _keywords(r: _Reader, raw: LocDict, model: GameModel) -> None:

@@ -14,7 +14,7 @@ from typing import Iterator
 from .game import GameModel
 
 BOLD, ITALIC = 1, 2
-SYMBOL = r"\[(?P<sq>[A-Za-z])\]|\{(?P<br>[A-Za-z0-9]+)\}"  # '[R]' and '{2}', '{R}', '{X}'
+SYMBOL = r"\[(?P<sq>[A-Za-z])\]|\{(?P<br>[A-Za-z0-9]+(?:/[A-Za-z0-9]+)?)\}"  # '[R]', '{2}', '{R}', '{Sh}', '{E/G}'
 _SYMBOL = re.compile(SYMBOL)
 
 
@@ -37,16 +37,23 @@ class RichRules:
     bare: bool = False
     keywords: tuple[str, ...] = ()
     x: bool = False  # '{X}' is a symbol
+    hybrid: bool = False  # '{E/G}' is a symbol
 
     @classmethod
     def from_model(cls, model: GameModel) -> "RichRules":
         return cls(tuple(s.letter for s in model.cost.symbols), model.bare_symbols,
-                   tuple(sorted((k.name for k in model.keywords), key=len, reverse=True)), model.cost.x)
+                   tuple(sorted((k.name for k in model.keywords), key=len, reverse=True)), model.cost.x,
+                   model.cost.hybrid)
 
     def drawable(self, item: str) -> str | None:
         """The symbol a bracketed item ('R' in '[R]', '2' in '{2}') draws as an icon, or None (printed as written)."""
-        if item.upper() in self.letters:
+        if item in self.letters:
+            return item
+        if len(item) == 1 and item.upper() in self.letters:
             return item.upper()
+        if "/" in item and self.hybrid:
+            halves = [self.drawable(h) or "" for h in item.split("/")]
+            return "/".join(halves) if all(h and not h.isdigit() for h in halves) else None
         if item.isdigit() and len(item) <= 2:
             return item
         if self.x and item == "X":

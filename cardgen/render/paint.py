@@ -86,6 +86,10 @@ def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model:
 
 def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
               model: GameModel, outline: bool = False) -> None:
+    halves = model.cost.halves(letter)
+    if halves:
+        _draw_hybrid(c, halves, cx, cy, d, fonts, font, model)
+        return
     fill, ink = symbol_colours(model, letter)
     c.setFillColor(fill)
     light = 0.299 * fill.red + 0.587 * fill.green + 0.114 * fill.blue > 0.8
@@ -100,6 +104,23 @@ def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: Fon
     c.setFillColor(ink)
     c.setFont(fonts.name(font), size)
     c.drawCentredString(cx, cy - fonts.cap_height(font, size) / 2, letter)
+
+
+def _draw_hybrid(c: Canvas, halves: list[str], cx: float, cy: float, d: float, fonts: FontSet, font: str,
+                 model: GameModel) -> None:
+    """A hybrid symbol ('E/G'): a disc split on the diagonal, each half in its symbol's colour and letter."""
+    r = d / 2
+    for (letter, start), (dx, dy) in zip(((halves[0], 45.0), (halves[1], 225.0)), ((-0.22, 0.2), (0.22, -0.26))):
+        fill, ink = symbol_colours(model, letter)
+        c.setFillColor(fill)
+        c.wedge(cx - r, cy - r, cx + r, cy + r, start, 180, stroke=0, fill=1)
+        size = d * (0.42 if len(letter) == 1 else 0.3)
+        c.setFillColor(ink)
+        c.setFont(fonts.name(font), size)
+        c.drawCentredString(cx + dx * d, cy + dy * d - fonts.cap_height(font, size) / 2 + size * 0.1, letter)
+    c.setStrokeColor(white)
+    c.setLineWidth(d * 0.05)
+    c.line(cx - r * 0.707, cy - r * 0.707, cx + r * 0.707, cy + r * 0.707)
 
 
 def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:

@@ -40,6 +40,12 @@ class BookContent:
 
     # -- symbols -------------------------------------------------------------------------------------
     def icon(self, letter: str) -> str:
+        halves = self.model.cost.halves(letter)
+        if halves:  # a hybrid: the disc split on the diagonal, as on the cards
+            a, b = (self.model.cost.symbol(h) for h in halves)
+            return (f'<span class="sym hybrid" style="background:linear-gradient(135deg,{a.color} 50%,'  # type: ignore[union-attr]
+                    f'{b.color} 50%);color:#ffffff" title="{_esc(a.name)} or {_esc(b.name)}">'  # type: ignore[union-attr]
+                    f'{_esc(letter)}</span>')
         sym = self.model.cost.symbol(letter)
         bg, fg = (sym.color, sym.text_color) if sym else ("#8a8a8a", "#ffffff")
         title = f' title="{_esc(sym.name)}"' if sym else ""

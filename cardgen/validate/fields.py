@@ -6,7 +6,7 @@ from typing import Iterator
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, id_problem, slug
 from ..model.cost import parse_cost
-from ..model.game import FieldSpec
+from ..model.game import FieldSpec, Role
 from . import Context, card_check
 
 BUILTIN_FIELDS = {"id"}
@@ -107,9 +107,29 @@ def _check_cost(card: Card, ctx: Context, value: object, key: str) -> Iterator[F
     cost = parse_cost(value, grammar)
     for code, message in cost.problems:
         yield ctx.at(card, key, Severity.ERROR, code, message)
+    if grammar.match_factions:
+        yield from _cost_factions(card, ctx, key, cost.sequence)
     for clause in cost.clauses:
         yield ctx.at(card, key, _SEVERITY[grammar.clauses], "cost-clause",
                      f"cost has a free-text clause '{clause}': players follow it as written")
+
+
+def _cost_factions(card: Card, ctx: Context, key: str, sequence: list[str]) -> Iterator[Finding]:
+    """cost.match_factions: each symbol that belongs to a faction (for a hybrid, either half) is one of the
+    card's factions."""
+    model = ctx.model
+    factions = set()
+    for field_name in model.role_fields(Role.FACTION):
+        for value in card.values(field_name):
+            term = model.term(field_name, str(value))
+            factions.add(term.name if term else str(value))
+    for item in dict.fromkeys(sequence):
+        symbols = [model.cost.symbol(h) for h in (model.cost.halves(item) or [item])]
+        owners = [s.faction for s in symbols if s is not None]
+        if owners and all(o is not None for o in owners) and not factions & set(owners):  # type: ignore[arg-type]
+            yield ctx.at(card, key, Severity.ERROR, "cost-faction",
+                         f"'{item}' belongs to {' or '.join(o or '' for o in owners)}; the card is "
+                         f"{', '.join(sorted(factions)) or 'of no faction'}")
 
 
 @card_check("kind-rules")

@@ -62,7 +62,8 @@ def check_text_symbols(card: Card, ctx: Context) -> Iterator[Finding]:
     letters = {s.letter for s in grammar.symbols}
     for key, text in _text_fields(card, ctx):
         for m, item in symbols(text):
-            if item in letters or (grammar.generic and item.isdigit()) or (grammar.x and item == "X"):
+            if item in letters or (grammar.generic and item.isdigit()) or (grammar.x and item == "X") \
+                    or grammar.halves(item):
                 continue
             if item.upper() in letters:
                 yield ctx.at(card, key, Severity.WARNING, "symbol-case",

@@ -1,0 +1,29 @@
+"""Costs beyond one letter: hybrid symbols ({E/G}), multi-letter symbols ({St}), symbols that must match the
+card's factions, and numbering without a total — a fourth game written from the docs alone."""
+from __future__ import annotations
+
+from cardgen.findings import validate_game
+from cardgen.model.cost import parse_cost
+from cardgen.model.text import RichRules, parse
+from cardgen.workspace import Workspace
+
+from ..conftest import TESTS
+
+LANTERN = TESTS / "fixtures" / "lantern"
+
+
+def test_the_fourth_game_validates_with_exactly_the_expected_finding() -> None:
+    result = validate_game(Workspace.find(LANTERN), "lantern")
+    assert [(f.file, f.line, f.code, f.card, f.message) for f in result.findings] == [
+        ("cards/lantern/cards.yaml", 10, "cost-faction", "tidecaller", "'E' belongs to Embers; the card is Tides")]
+
+
+def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
+    model = validate_game(Workspace.find(LANTERN), "lantern").model
+    assert model is not None
+    cost = parse_cost("{2}{E/G}{E/G}{St}", model.cost)
+    assert cost.problems == [] and cost.total == 5 and cost.sequence == ["2", "E/G", "E/G", "St"]
+    assert parse_cost("{E/Q}", model.cost).problems  # a half the game does not have
+    icons = [a.text for p in parse("Pay {E/G} or {St} or {e/g}.", RichRules.from_model(model)) for w in p for a in w
+             if a.icon]
+    assert icons == ["E/G", "St", "E/G"]
