@@ -18,18 +18,21 @@ def collation_copies(model: GameModel, card: Card, group_rarities: dict[str, Rar
 
 
 def print_run(catalog: Catalog, model: GameModel) -> list[tuple[Card, int]]:
-    """One print run as the collation describes it, group by group in the model's order; cards in no group
-    are left out (the validator says so)."""
+    """One print run as the collation describes it, group by group in the model's order, then every design
+    no group selects, once (the validator names them: nothing is left out silently). A group with 0 copies
+    prints none of its designs, on purpose. A game without a collation prints each design once."""
     groups = assign_groups(catalog, model.collation)
     rank = {id(g): i for i, g in enumerate(model.collation)}
     seen: set[str] = set()
     out = []
     for card in sorted(catalog, key=lambda c: (rank.get(id(groups[c.order]), len(rank)), c.order)):
-        group = groups[card.order]
-        if group is None or card.id in seen:
+        if card.id in seen:
             continue
         seen.add(card.id)
-        out.append((card, collation_copies(model, card, group.rarities, group.copies)))
+        group = groups[card.order]
+        copies = 1 if group is None else collation_copies(model, card, group.rarities, group.copies)
+        if copies > 0:
+            out.append((card, copies))
     return out
 
 

@@ -65,7 +65,8 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
             raise CardgenError("the deck list has errors:\n  " + "\n  ".join(f.format() for f in findings))
     else:
         raise CardgenError(f"--copies must be one, collation or deck, not '{opts.copies}'")
-    return [(c, n) for c, n in chosen if keep(c)], findings
+    # a card no template applies to cannot be printed: the findings name it (not-in-print-run)
+    return [(c, n) for c, n in chosen if keep(c) and studio.faces.for_card(c) is not None], findings
 
 
 def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],

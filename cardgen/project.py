@@ -7,7 +7,7 @@ from typing import Callable
 from jinja2 import TemplateError
 
 from .check import CheckResult, check_game
-from .errors import CardgenError, Finding, sort_findings
+from .errors import CardgenError, Finding, Severity, sort_findings
 from .model.card import Card
 from .render.face import FaceRenderer, PreparedFace
 from .render.faces import FaceSet, load_faces
@@ -53,6 +53,9 @@ class Studio:
         out = list(self.template_findings)
         for card in cards if cards is not None else self.cards:
             if self.faces.for_card(card) is None:
+                out.append(Finding(card.file, card.line, card.column, Severity.WARNING, "not-in-print-run", card.id,
+                                   "no template in faces.yaml applies to this card, so it cannot be printed",
+                                   "add a faces.yaml entry whose 'where' selects it"))
                 continue
             front, back = self.prepare(card)
             out += front.findings + (back.findings if back else [])

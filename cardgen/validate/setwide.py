@@ -166,9 +166,13 @@ def check_collation(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
         group = assigned[card.order]
         if group is not None:
             members[group.name].append(card)
-        elif not any(card.get(f) is None for g in groups for f in selected_fields(g.where)):
+            if group.copies == 0 and not group.rarities:
+                yield ctx.at(card, None, Severity.INFO, "not-in-print-run",
+                             f"not printed: collation group '{group.name}' has 0 copies")
+        else:
             yield ctx.at(card, None, Severity.WARNING, "not-in-collation",
-                         "card belongs to no collation group, so no print run includes it")
+                         "no collation group selects this card: the print run has it once, outside the collation's "
+                         "counts", "add a group for it, or one with copies: 0 to leave it out on purpose")
     for group in groups:
         cards = members.get(group.name, [])
         if group.rarities:
