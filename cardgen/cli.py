@@ -229,11 +229,12 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--preset", help="With --png: tgc-poker (825x1125) or mpc-poker (822x1122).")
 @click.option("--only", help="With --png: only cards for which this expression is true.")
 @_DECK
-@click.option("--image-base", default="images", show_default=True, help="Draftmancer: where the images will be served.")
+@click.option("--image-base", help="Where the images will be served (a URL): Draftmancer, Tabletop Simulator. "
+                                   "Default: 'images/' for Draftmancer, the files' own file:// paths for TTS.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
 def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
-           only: str | None, deck: Path | None, image_base: str, out: Path | None) -> None:
+           only: str | None, deck: Path | None, image_base: str | None, out: Path | None) -> None:
     """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
     if png == bool(target):
         raise click.UsageError("give either --to TARGET or --png")

@@ -21,6 +21,7 @@ class ExportItem:
     copies: int
     front: PreparedFace
     back: PreparedFace | None
+    section: str = "main"  # a deck list's section (sideboard, monster …): exports keep sections apart
 
 
 @dataclass
@@ -40,15 +41,21 @@ class ExportResult:
 def items_for(studio: Studio, deck: Path | None, bleed: float | None = None) -> list[ExportItem]:
     """The print run (collation), or exactly a deck list's cards; each with its front and back face."""
     opts = SheetOptions(copies="deck" if deck else "collation", deck=deck)
-    chosen, _ = choose_cards(studio, opts)
+    chosen, _ = choose_cards(studio, opts)  # refuses a deck list with errors
     if not chosen:
         raise CardgenError("nothing to export: the collation selects no card (or the deck list is empty)")
+    sections: dict[str, list[tuple[str, int]]] = {}
+    if deck is not None:  # per section, in the list's order
+        from ..decks.check import resolve
+        from ..decks.reader import read_deck
+
+        for entry, card in resolve(read_deck(deck, studio.ws.shown(deck)), studio.check.catalog)[0]:
+            sections.setdefault(card.id, []).append((entry.section, entry.count))
     out = []
     for card, n in chosen:
-        if studio.faces.for_card(card) is None:
-            continue
         front, back = studio.prepare(card, bleed)
-        out.append(ExportItem(card, n, front, back))
+        for section, count in sections.get(card.id) or [("main", n)]:
+            out.append(ExportItem(card, count, front, back, section))
     return out
 
 

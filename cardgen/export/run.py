@@ -12,7 +12,10 @@ from .common import ExportResult, items_for
 
 
 def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
-                image_base: str = "images", studio: Studio | None = None) -> ExportResult:
+                image_base: str | None = None, studio: Studio | None = None,
+                folder: Path | None = None) -> ExportResult:
+    """The export's files in memory. `image_base` is where hosted images will be (a URL); without it
+    Draftmancer links 'images/…' and Tabletop Simulator the files' absolute file:// URIs in `folder`."""
     if target not in TARGETS:
         hint = did_you_mean(target, list(TARGETS))
         raise CardgenError(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})"
@@ -21,11 +24,16 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
     if target == "draftmancer":
         from .draftmancer import export_draftmancer
 
-        return export_draftmancer(studio, image_base.rstrip("/"))
+        return export_draftmancer(studio, (image_base or "images").rstrip("/"))
     if target == "tts":
         from .tts import export_tts
 
-        return export_tts(studio, items_for(studio, deck, bleed=0.0))
+        where = (folder or ws.output_dir(game) / "export" / target).resolve()
+
+        def image_url(name: str) -> str:
+            return f"{image_base.rstrip('/')}/{name}" if image_base else (where / name).as_uri()
+
+        return export_tts(studio, items_for(studio, deck, bleed=0.0), image_url)
     if target == "cockatrice":
         from .cockatrice import export_cockatrice
 
@@ -46,8 +54,8 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
 
 
 def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, deck: Path | None = None,
-               image_base: str = "images", studio: Studio | None = None) -> JobResult:
-    made = make_export(ws, game, target, deck, image_base, studio)  # everything in memory first ...
+               image_base: str | None = None, studio: Studio | None = None) -> JobResult:
     folder = out or ws.output_dir(game) / "export" / target
+    made = make_export(ws, game, target, deck, image_base, studio, folder)  # everything in memory first ...
     outputs = [Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in made.files]  # ... then written
     return JobResult(outputs, notes=made.notes)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Callable
 
 from PIL import Image
 
@@ -16,50 +17,59 @@ PER_SHEET = COLS * ROWS - 1  # the last slot shows the hidden card
 MAX_WIDTH = 4096
 
 
-def export_tts(studio: Studio, items: list[ExportItem]) -> ExportResult:
+def export_tts(studio: Studio, items: list[ExportItem], image_url: Callable[[str], str]) -> ExportResult:
+    """One deck object per deck-list section and card back (a main deck, a sideboard, a resource deck), with
+    CardIDs unique across the whole save (Tabletop Simulator reads CustomDeck key × 100 + slot)."""
     result = ExportResult("tts")
-    w_pt, h_pt = items[0].front.width, items[0].front.height
-    card_w = MAX_WIDTH // COLS
-    card_h = round(card_w * h_pt / w_pt)
-    dpi = card_w / (w_pt / 72)
-    groups: dict[str, list[ExportItem]] = {}
-    for item in items:  # one deck object per back: e.g. a main deck and a resource deck
-        groups.setdefault(item.back.key if item.back else "", []).append(item)
+    groups: dict[tuple[str, str], list[ExportItem]] = {}
+    for item in items:
+        groups.setdefault((item.section, item.back.key if item.back else ""), []).append(item)
     objects = []
-    for g, group in enumerate(groups.values()):
+    next_key = 1
+    for g, ((section, _), group) in enumerate(groups.items()):
         back_face = group[0].back
-        label = back_face.template.name if back_face else "deck"
+        label = "-".join(x for x in (section if section != "main" else "", back_face.template.name if back_face
+                                     else "deck") if x)
+        w_pt, h_pt = group[0].front.width, group[0].front.height  # this deck's own card size
+        card_w = MAX_WIDTH // COLS
+        card_h = round(card_w * h_pt / w_pt)
+        dpi = card_w / (w_pt / 72)
         faces = [it.front for it in group]
         pngs = list(render_pngs(faces + ([back_face] if back_face else []), studio.fonts, studio.model, dpi=round(dpi)))
         images = [_fit(png, card_w, card_h) for png in pngs]
+        face_images = images[:len(faces)]
         back_img = images[-1] if back_face else Image.new("RGB", (card_w, card_h), "#333333")
         back_name = f"{label}-back.png"
         result.files.append(ExportFile(back_name, _png(back_img), "card back"))
         custom: dict[str, dict] = {}
         contained, deck_ids = [], []
         for s in range(0, len(group), PER_SHEET):
-            key = str(len(custom) + 1)
-            chunk = images[s:s + PER_SHEET]
+            key = str(next_key)
+            next_key += 1
+            chunk = face_images[s:s + PER_SHEET]
             sheet = Image.new("RGB", (card_w * COLS, card_h * ROWS), "#000000")
             for i, img in enumerate(chunk):
                 sheet.paste(img, ((i % COLS) * card_w, (i // COLS) * card_h))
             sheet.paste(back_img, ((COLS - 1) * card_w, (ROWS - 1) * card_h))  # the hidden card
             name = f"{label}-sheet-{key}.png"
             result.files.append(ExportFile(name, _png(sheet), f"{len(chunk)} faces"))
-            custom[key] = {"FaceURL": name, "BackURL": back_name, "NumWidth": COLS, "NumHeight": ROWS,
-                           "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+            custom[key] = {"FaceURL": image_url(name), "BackURL": image_url(back_name), "NumWidth": COLS,
+                           "NumHeight": ROWS, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
             for i, item in enumerate(group[s:s + PER_SHEET]):
                 card_id = int(key) * 100 + i
                 for _ in range(item.copies):
                     deck_ids.append(card_id)
                     contained.append({
-                        "Name": "Card", "Nickname": item.card.name or item.card.id,
+                        "Name": "CardCustom", "Nickname": item.card.name or item.card.id,
                         "Description": _describe(studio, item), "CardID": card_id,
-                        "CustomDeck": {key: custom[key]}, "Transform": _transform(0),
+                        "CustomDeck": {key: custom[key]}, "Transform": _transform(0, w_pt, h_pt),
                     })
+        if len(contained) == 1:  # a deck of one card is a card in Tabletop Simulator
+            objects.append({**contained[0], "Transform": _transform(g * 3.0, w_pt, h_pt)})
+            continue
         objects.append({
             "Name": "DeckCustom", "Nickname": f"{studio.model.name} — {label}", "Description": "made with cardgen",
-            "Transform": _transform(g * 3.0), "DeckIDs": deck_ids, "CustomDeck": custom,
+            "Transform": _transform(g * 3.0, w_pt, h_pt), "DeckIDs": deck_ids, "CustomDeck": custom,
             "ContainedObjects": contained,
         })
     saved = {"SaveName": studio.model.name, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
@@ -67,8 +77,8 @@ def export_tts(studio: Studio, items: list[ExportItem]) -> ExportResult:
              "TabStates": {}, "VersionNumber": ""}
     result.files.append(ExportFile(f"{studio.game}.json", json.dumps(saved, indent=2, ensure_ascii=False) + "\n",
                                    "saved object (Saved Objects folder)"))
-    result.notes.append("image paths in the JSON are relative: keep the files together, or replace them with "
-                        "uploaded URLs (Tabletop Simulator: Modding > Cloud Manager)")
+    result.notes.append("images are linked as local files (only you see them in multiplayer): upload them and "
+                        "export again with --image-base URL for a table others can join")
     return result
 
 
@@ -83,9 +93,13 @@ def _png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def _transform(x: float) -> dict:
+POKER = (180.0, 252.0)  # points: the size Tabletop Simulator's card model has at scale 1
+
+
+def _transform(x: float, w_pt: float = POKER[0], h_pt: float = POKER[1]) -> dict:
+    """Scale a card model so a non-poker card (tarot, mini) has its true size and aspect on the table."""
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": round(w_pt / POKER[0], 4), "scaleY": 1.0, "scaleZ": round(h_pt / POKER[1], 4)}
 
 
 def _describe(studio: Studio, item: ExportItem) -> str:

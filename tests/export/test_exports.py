@@ -17,7 +17,7 @@ from cardgen.export.run import make_export, run_export
 from cardgen.packs.spec import load_format
 from cardgen.workspace import Workspace, load_game
 
-from ..conftest import FIXTURE_WS, REPO, needs_shared
+from ..conftest import FIXTURE_WS, REPO, TESTS, needs_shared
 
 XSD = REPO.parent / "shared" / "external" / "cockatrice" / "cards-v4.xsd"
 
@@ -45,16 +45,44 @@ def test_tts_sheets_grid_hidden_slot_and_saved_object(monkeypatch) -> None:
             w, h = im.width // 10, im.height // 7
             hidden = im.crop((9 * w, 6 * h, 10 * w, 7 * h)).resize((8, 8)).getpixel((4, 4))
             empty = im.crop((5 * w, 3 * h, 6 * w, 4 * h)).getpixel((w // 2, h // 2))
+            after = im.crop((w, 0, 2 * w, h)).getpixel((w // 2, h // 2))  # the slot after sheet 2's one face
             assert hidden != (0, 0, 0) and empty == (0, 0, 0)  # slot 70 holds the back; unused slots are blank
+            assert name == "back-sheet-1.png" or after == (0, 0, 0)  # no stray copy of the back
     saved = json.loads(out["clean.json"])
     deck = saved["ObjectStates"][0]
     assert sorted(deck["CustomDeck"]) == ["1", "2"]
-    assert all(v["NumWidth"] == 10 and v["NumHeight"] == 7 and v["FaceURL"] in out and v["BackURL"] in out
+    # Tabletop Simulator loads web URLs and absolute paths only: local files as file:// URIs
+    assert all(v["NumWidth"] == 10 and v["NumHeight"] == 7 and v["FaceURL"].startswith("file:///")
+               and v["FaceURL"].rsplit("/", 1)[1] in out and v["BackURL"].rsplit("/", 1)[1] in out
                for v in deck["CustomDeck"].values())
     assert Counter(deck["DeckIDs"]) == {100: 2, 101: 1, 200: 2}  # the print run: copies by collation
     names = {c["Nickname"] for c in deck["ContainedObjects"]}
     assert names == {"Ember Guard", "Firestorm", "Tide Caller"}
     assert all(str(c["CardID"] // 100) in c["CustomDeck"] for c in deck["ContainedObjects"])
+
+
+def test_tts_decks_keep_sections_apart_with_ids_unique_across_the_save(tmp_path) -> None:
+    """TTS: CardID = CustomDeck key x 100 + slot, and keys must differ between the decks of one save; a deck
+    list's sideboard is a deck of its own; hosted images with --image-base; a tarot card is scaled."""
+    deck = REPO / "decks" / "aether-duel" / "chaos-burn.txt"
+    result = make_export(Workspace.find(REPO), "aether-duel", "tts", deck=deck, image_base="https://example.org/c")
+    saved = json.loads(files(result)["aether-duel.json"])
+    objects = saved["ObjectStates"]
+    keys = [k for o in objects for k in (o.get("CustomDeck") or {})]
+    assert len(keys) == len(set(keys))
+    ids = [o["CardID"] if o["Name"] == "CardCustom" else i for o in objects for i in o.get("DeckIDs", [o.get("CardID")])]
+    by_id = {}
+    for o in objects:
+        for c in o.get("ContainedObjects", [o]):
+            assert by_id.setdefault(c["CardID"], c["Nickname"]) == c["Nickname"]  # one id, one card
+    sizes = sorted(len(o.get("DeckIDs", [1])) for o in objects)
+    assert sizes == [1, 20, 50]  # monster, sideboard and main deck apart (not 70 in one deck)
+    assert len(ids) == 71
+    assert all(v["FaceURL"].startswith("https://example.org/c/") for o in objects
+               for v in (o.get("CustomDeck") or {}).values())
+    lantern = make_export(Workspace.find(TESTS / "fixtures" / "lantern"), "lantern", "tts", folder=tmp_path)
+    scale = json.loads(files(lantern)["lantern.json"])["ObjectStates"][0]["Transform"]
+    assert scale["scaleX"] == round(69.85 / 63.5, 4) and scale["scaleZ"] == round(120.65 / 88.9, 4)
 
 
 @needs_shared(XSD)
