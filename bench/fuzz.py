@@ -14,7 +14,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from cardgen.decks.check import check_deck  # noqa: E402
+from cardgen.decks.check import check_deck, dialect_for  # noqa: E402
 from cardgen.decks.reader import read_deck  # noqa: E402
 from cardgen.findings import validate_game  # noqa: E402
 from cardgen.project import open_studio  # noqa: E402
@@ -69,7 +69,8 @@ def main() -> None:
     checked = validate_game(ws, GAME)
     deck = root / "deck.txt"
     campaign("deck lists", lambda rng: deck.write_text(mutate_text(DECK, rng, rng.randint(1, 5))),
-             lambda seed: check_deck(read_deck(deck, "deck.txt"), checked.model, checked.catalog), 400_000)
+             lambda seed: check_deck(read_deck(deck, "deck.txt", dialect_for(checked.model)), checked.model,
+                                     checked.catalog), 400_000)
     book = root / "rules" / GAME / "rulebook"
     chapters = {p.name: p.read_text() for p in sorted(book.glob("*.md"))}
     studio = open_studio(ws, GAME)

@@ -370,16 +370,18 @@ def deck() -> None:
 @click.option("--pool", type=click.Path(dir_okay=False, path_type=Path),
               help="A draft from 'cardgen draft --format json': the deck must come from a seat's picks.")
 @click.option("--seat", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--rules", "rules_name", help="A named deck format of the model (e.g. draft); default: the list's "
+                                            "'# rules: NAME' line, else the model's deck rules.")
 @_strict
 @click.pass_context
 def deck_check(ctx: click.Context, game: str, file: Path, fmt: str, pool: Path | None, seat: int,
-               strict: bool) -> None:
+               strict: bool, rules_name: str | None) -> None:
     """Check deck list FILE for GAME: exit 0 when legal, 1 when not, 2 when it cannot be read."""
     from .check import findings_json
     from .decks.run import run_deck_check
 
     ws = _ws(ctx)
-    result = run_deck_check(ws, game, file, pool, seat, strict)
+    result = run_deck_check(ws, game, file, pool, seat, strict, rules_name)
     if fmt == "json":
         click.echo(findings_json(game, result.findings), nl=False)
         sys.exit(1 if result.failed(strict) else 0)

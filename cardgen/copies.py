@@ -36,12 +36,13 @@ def print_run(catalog: Catalog, model: GameModel) -> list[tuple[Card, int]]:
     return out
 
 
-def deck_copies(path: Path, shown: str, catalog: Catalog) -> tuple[list[tuple[Card, int]], list[Finding]]:
-    """Every card a deck list names (any format, every section), with its count, for printing."""
-    from .decks.check import resolve
+def deck_copies(path: Path, shown: str, catalog: Catalog, model: GameModel) -> tuple[list[tuple[Card, int]],
+                                                                                  list[Finding]]:
+    """Every card a deck list names (in the model's dialect, every section), with its count, for printing."""
+    from .decks.check import dialect_for, resolve
     from .decks.reader import read_deck
 
-    resolved, findings = resolve(read_deck(path, shown), catalog)
+    resolved, findings = resolve(read_deck(path, shown, dialect_for(model)), catalog)
     out: dict[str, list] = {}
     for e, card in resolved:
         if e.count > 0:

@@ -60,7 +60,7 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     elif opts.copies == "deck":
         if opts.deck is None:
             raise CardgenError("--copies deck needs a deck list file: --copies deck FILE")
-        chosen, findings = deck_copies(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog)
+        chosen, findings = deck_copies(opts.deck, studio.ws.shown(opts.deck), studio.check.catalog, studio.model)
         if any(f.severity is Severity.ERROR for f in findings):
             raise CardgenError("the deck list has errors:\n  " + "\n  ".join(f.format() for f in findings))
     else:

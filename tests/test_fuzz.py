@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from cardgen.cli import main
-from cardgen.decks.check import check_deck
+from cardgen.decks.check import check_deck, dialect_for
 from cardgen.decks.reader import read_deck
 from cardgen.findings import validate_game
 from cardgen.packs.deal import deal
@@ -48,7 +48,7 @@ def exercise(ws: Workspace, render: bool = False) -> None:
             raise AssertionError(run)
     deck_path = ws.root / "deck.txt"
     deck_path.write_text(DECK)
-    check_deck(read_deck(deck_path, "deck.txt"), model, result.catalog)
+    check_deck(read_deck(deck_path, "deck.txt", dialect_for(model)), model, result.catalog)
     if render:
         studio = open_studio(ws, GAME, result)
         chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
@@ -131,7 +131,7 @@ def test_deck_list_mutants(ws: Workspace) -> None:
         rng = random.Random(seed)
         text = mutate_text(DECK if seed % 3 else "Monster: Ember Guard\nCard List:\n- 3x Firestorm\n", rng, 3)
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
-        problem = run_guarded(lambda: check_deck(read_deck(path, "fuzz-deck.txt"), validated.model,
+        problem = run_guarded(lambda: check_deck(read_deck(path, "fuzz-deck.txt", dialect_for(validated.model)), validated.model,
                                                  validated.catalog))
         if problem:
             failures.append(f"deck seed {seed}: {problem}\n{text[:500]}")

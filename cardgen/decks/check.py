@@ -13,15 +13,33 @@ from typing import Any, Iterator
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
 from ..model.game import GameModel, matches
-from .reader import DeckList, Entry
+from .reader import DeckList, Dialect, Entry
 
 
 def _f(deck: DeckList, line: int, severity: Severity, code: str, message: str, hint: str | None = None) -> Finding:
     return Finding(deck.file, line, 1, severity, code, None, message, hint)
 
 
-def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[str] | None = None) -> list[Finding]:
+def deck_rules(model: GameModel, name: str | None) -> dict[str, Any]:
+    """The model's deck rules, with a named format's rules laid over them ('main' merged key by key)."""
     rules: dict[str, Any] = dict(model.deck or {})
+    formats = rules.pop("formats", None) or {}
+    if not name:
+        return rules
+    if name not in formats:
+        from ..errors import CardgenError
+
+        raise CardgenError(f"no deck format '{name}' in {model.name} (formats: {', '.join(formats) or 'none'})"
+                           + (f"; {hint}" if (hint := did_you_mean(name, list(formats))) else ""))
+    chosen = dict(formats[name])
+    if "main" in chosen:
+        chosen["main"] = {**(rules.get("main") or {}), **chosen["main"]}
+    return {**rules, **chosen}
+
+
+def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[str] | None = None,
+               rules_name: str | None = None) -> list[Finding]:
+    rules = deck_rules(model, rules_name or deck.rules)
     resolved, out = resolve(deck, catalog, model.name)
     if not deck.entries:
         out.append(_f(deck, 1, Severity.ERROR, "deck-empty", "the deck list names no cards"))
@@ -60,7 +78,9 @@ def resolve(deck: DeckList, catalog: Catalog, game: str | None = None) -> tuple[
 
 def _main_entries(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> list[tuple[Entry, Card]]:
     sections = set((rules.get("sections") or {}).keys())
-    character = rules.get("character") and {"ultimate", "traits"}
+    character = rules.get("character")
+    character = character and {(character.get("signature") or {}).get("section", "signature"),
+                                (character.get("extras") or {}).get("section", "extras")}
     return [(e, c) for e, c in resolved if e.section not in sections and not (character and e.section in character)]
 
 
@@ -96,6 +116,41 @@ def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entr
             if n > limit:
                 yield _f(deck, lines[key], Severity.ERROR, "deck-copies",
                          f"{n} copies of '{key}'; at most {limit} of a card are allowed (counted by name)")
+    yield from _limits(deck, rules, counted)
+
+
+def _limits(deck: DeckList, rules: dict[str, Any], counted: list[tuple[Entry, Card]]) -> Iterator[Finding]:
+    """Copy limits for some cards, at most N distinct values of a field, a value all cards share."""
+    for limit in rules.get("copies") or []:
+        by: Counter[str] = Counter()
+        lines: dict[str, int] = {}
+        for e, c in counted:
+            if matches(limit.get("where") or {}, c.data):
+                by[c.name] += e.count
+                lines.setdefault(c.name, e.line)
+        for name, n in by.items():
+            if n > limit["max"]:
+                yield _f(deck, lines[name], Severity.ERROR, "deck-copies",
+                         f"{n} copies of '{name}'; at most {limit['max']} of a card with "
+                         f"{_describe(limit.get('where') or {})} are allowed")
+    for rule in rules.get("distinct") or []:
+        seen: dict[str, int] = {}
+        for e, c in counted:
+            for value in c.values(rule["field"]):
+                seen.setdefault(str(value), e.line)
+        if len(seen) > rule.get("max", 1):
+            third = sorted(seen.items(), key=lambda kv: kv[1])[rule.get("max", 1)]
+            yield _f(deck, third[1], Severity.ERROR, "deck-distinct",
+                     f"{len(seen)} different {rule['field']} ({', '.join(seen)}); at most {rule.get('max', 1)}")
+    for rule in rules.get("share") or []:
+        common: set[str] | None = None
+        for e, c in counted:
+            values = {str(v) for v in c.values(rule["field"])}
+            common = values if common is None else common & values
+            if not common:
+                yield _f(deck, e.line, Severity.ERROR, "deck-share",
+                         f"'{c.name}' shares no {rule['field']} with the cards before it")
+                break
 
 
 def _describe(where: dict[str, Any]) -> str:
@@ -126,84 +181,109 @@ def _sections(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry,
 
 def _character(deck: DeckList, spec: dict[str, Any], resolved: list[tuple[Entry, Card]],
                model: GameModel) -> Iterator[Finding]:
-    """Ivion: one Specialization and its Ultimate, Classes sharing a colour pip, Traits the pips meet."""
-    vocab = model.vocabularies.get("archetype")
-    kind_of = {t.name: t.attrs.get("kind") for t in vocab.terms} if vocab else {}
-    groups = [s for s in deck.sections() if s not in ("ultimate", "traits")]
-    specs = [g for g in groups if kind_of.get(g) == "specialization"]
-    classes = [g for g in groups if kind_of.get(g) == "class"]
+    """A herocrafting character, as the model's `deck.character` describes it: the list's groups are values of
+    a field (`groups_field`) whose vocabulary says each value's role (`role_attr`): one `primary` group and
+    `secondary` groups with card counts, a `signature` card from the primary group, `extras` cards, and
+    colour pips (`pips`) the secondary groups share and the extras require. Every name comes from the model."""
+    names = {"primary": "primary group", "secondary": "secondary group", "signature": "signature card",
+             "extras": "extra card", **(spec.get("names") or {})}
+    field_name = spec.get("groups_field") or ""
+    vocab = model.vocab_for(field_name)
+    role_of = {t.name: t.attrs.get(spec.get("role_attr") or "") for t in vocab.terms} if vocab else {}
+    p_spec, s_spec = spec.get("primary") or {}, spec.get("secondary") or {}
+    sig, ext = spec.get("signature") or {}, spec.get("extras") or {}
+    sig_section, ext_section = sig.get("section", "signature"), ext.get("section", "extras")
+    groups = [g for g in deck.sections() if g not in (sig_section, ext_section)]
+    primaries = [g for g in groups if role_of.get(g) == p_spec.get("role")]
+    secondaries = [g for g in groups if role_of.get(g) == s_spec.get("role")]
     first = {g: next(e.line for e in deck.entries if e.section == g) for g in groups}
     for g in groups:
-        if g not in kind_of:
-            yield _f(deck, first[g], Severity.ERROR, "deck-archetype", f"'{g}' is neither a Specialization nor a Class",
-                     did_you_mean(g, list(kind_of)))
-    s_spec, c_spec = spec.get("specialization", {}), spec.get("classes", {})
-    if len(specs) != s_spec.get("count", 1):
-        yield _f(deck, first[specs[1]] if len(specs) > 1 else 1, Severity.ERROR, "deck-specialization",
-                 f"{len(specs)} Specializations; choose exactly {s_spec.get('count', 1)}")
-    for g in specs:
+        if g not in role_of:
+            yield _f(deck, first[g], Severity.ERROR, "deck-group",
+                     f"'{g}' is neither a {names['primary']} nor a {names['secondary']}", did_you_mean(g, list(role_of)))
+    want_primary = p_spec.get("count", 1)
+    if len(primaries) != want_primary:
+        yield _f(deck, first[primaries[1]] if len(primaries) > 1 else 1, Severity.ERROR, "deck-primary",
+                 f"{len(primaries)} {names['primary']}s; choose exactly {want_primary}")
+    for g in primaries:
         n = sum(e.count for e in deck.entries if e.section == g)
-        if "cards" in s_spec and n != s_spec["cards"]:
-            yield _f(deck, first[g], Severity.ERROR, "deck-specialization",
-                     f"{n} {g} cards; pick exactly {s_spec['cards']} from your Specialization")
-    n_class = sum(e.count for e in deck.entries if e.section in classes)
-    if "cards" in c_spec and n_class != c_spec["cards"]:
-        yield _f(deck, first[classes[0]] if classes else 1, Severity.ERROR, "deck-classes",
-                 f"{n_class} Class cards; pick exactly {c_spec['cards']} from among your Classes")
-    want_classes = c_spec.get("count", 2)
-    if len(classes) > want_classes:
-        yield _f(deck, first[classes[want_classes]], Severity.ERROR, "deck-classes",
-                 f"{len(classes)} Classes; choose {want_classes}")
-    elif len(classes) < want_classes:
-        yield _f(deck, first[classes[0]] if classes else 1, Severity.INFO, "deck-unverifiable",
-                 f"the list names {len(classes)} Class{'es' * (len(classes) != 1)} of the {want_classes} a character "
-                 f"chooses; the other is not named, so it cannot be checked")
+        if "cards" in p_spec and n != p_spec["cards"]:
+            yield _f(deck, first[g], Severity.ERROR, "deck-primary",
+                     f"{n} {g} cards; pick exactly {p_spec['cards']} from your {names['primary']}")
+    n_secondary = sum(e.count for e in deck.entries if e.section in secondaries)
+    if "cards" in s_spec and n_secondary != s_spec["cards"]:
+        yield _f(deck, first[secondaries[0]] if secondaries else 1, Severity.ERROR, "deck-secondary",
+                 f"{n_secondary} {names['secondary']} cards; pick exactly {s_spec['cards']} from among your "
+                 f"{names['secondary']}s")
+    want_secondary = s_spec.get("count", 2)
+    if len(secondaries) > want_secondary:
+        yield _f(deck, first[secondaries[want_secondary]], Severity.ERROR, "deck-secondary",
+                 f"{len(secondaries)} {names['secondary']}s; choose {want_secondary}")
+    elif len(secondaries) < want_secondary:
+        yield _f(deck, first[secondaries[0]] if secondaries else 1, Severity.INFO, "deck-unverifiable",
+                 f"the list names {len(secondaries)} {names['secondary']}{'s' * (len(secondaries) != 1)} of the "
+                 f"{want_secondary} a character chooses; the others are not named, so they cannot be checked")
     for e, c in resolved:
-        arch = c.get("archetype")
-        if e.section in groups and arch and arch != e.section:
-            yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section", f"'{c.name}' is a {arch} card, not {e.section}")
-    ult = [(e, c) for e, c in resolved if e.section == "ultimate"]
-    traits = [(e, c) for e, c in resolved if e.section == "traits"]
-    ult_written = [e for e in deck.entries if e.section == "ultimate"]
-    if len(ult_written) != spec.get("ultimate", {}).get("count", 1):
-        yield _f(deck, 1, Severity.ERROR, "deck-feats", f"{len(ult_written)} Ultimates; a character has exactly one")
-    for e, c in ult:
-        if c.get("category") != "Ultimate":
-            yield _f(deck, e.line, Severity.ERROR, "deck-feats", f"'{c.name}' is not an Ultimate")
-        elif specs and c.get("archetype") and c.get("archetype") not in specs:
-            yield _f(deck, e.line, Severity.ERROR, "deck-feats",
-                     f"'{c.name}' is the {c.get('archetype')} Ultimate; the Specialization is {specs[0]}")
-    trait_written = [e for e in deck.entries if e.section == "traits"]
-    if len(trait_written) != spec.get("traits", {}).get("count", 2):
-        yield _f(deck, trait_written[0].line if trait_written else 1, Severity.ERROR, "deck-feats",
-                 f"{len(trait_written)} Traits; pick {spec.get('traits', {}).get('count', 2)}")
-    for e, c in traits:
-        if c.get("category") != "Trait":
-            yield _f(deck, e.line, Severity.ERROR, "deck-feats", f"'{c.name}' is not a Trait")
-    # colour pips: checkable only when the model knows every archetype's pips and each trait's requirements
-    pips = {t.name: t.attrs.get("colors") for t in (vocab.terms if vocab else [])}
-    written = trait_written or ult_written or deck.entries
+        value = c.get(field_name)
+        if e.section in groups and value and value != e.section:
+            yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section", f"'{c.name}' is a {value} card, not {e.section}")
+    signature = [(e, c) for e, c in resolved if e.section == sig_section]
+    extras = [(e, c) for e, c in resolved if e.section == ext_section]
+    sig_written = [e for e in deck.entries if e.section == sig_section]
+    if len(sig_written) != sig.get("count", 1):
+        yield _f(deck, 1, Severity.ERROR, "deck-signature",
+                 f"{len(sig_written)} {names['signature']}s; a character has exactly {sig.get('count', 1)}")
+    for e, c in signature:
+        if not matches(sig.get("where") or {}, c.data):
+            yield _f(deck, e.line, Severity.ERROR, "deck-signature", f"'{c.name}' is not a {names['signature']}")
+        elif primaries and c.get(field_name) and c.get(field_name) not in primaries:
+            yield _f(deck, e.line, Severity.ERROR, "deck-signature",
+                     f"'{c.name}' is the {c.get(field_name)} {names['signature']}; the {names['primary']} is "
+                     f"{primaries[0]}")
+    ext_written = [e for e in deck.entries if e.section == ext_section]
+    if len(ext_written) != ext.get("count", 2):
+        yield _f(deck, ext_written[0].line if ext_written else 1, Severity.ERROR, "deck-extras",
+                 f"{len(ext_written)} {names['extras']}s; pick {ext.get('count', 2)}")
+    for e, c in extras:
+        if not matches(ext.get("where") or {}, c.data):
+            yield _f(deck, e.line, Severity.ERROR, "deck-extras", f"'{c.name}' is not a {names['extras']}")
+    written = ext_written or sig_written or deck.entries
     at = written[0].line if written else 1
-    if not all(pips.get(g) for g in specs + classes):
+    yield from _pips(deck, spec, at, primaries, secondaries, extras, names, vocab)
+    feats = len(sig_written) + len(ext_written)
+    if spec.get("feats") and feats != spec["feats"] and len(sig_written) == sig.get("count", 1) and \
+            len(ext_written) == ext.get("count", 2):
+        yield _f(deck, at, Severity.ERROR, "deck-feats", f"{feats} feats; a character has {spec['feats']}")
+
+
+def _pips(deck: DeckList, spec: dict[str, Any], at: int, primaries: list[str], secondaries: list[str],
+          extras: list[tuple[Entry, Card]], names: dict[str, str], vocab: Any) -> Iterator[Finding]:
+    """Colour pips: checkable only when the model gives every chosen group's pips and each extra's needs."""
+    pip_spec = spec.get("pips") or {}
+    if not pip_spec:
+        return
+    attr, requires = pip_spec.get("attr", ""), pip_spec.get("requires", "")
+    pips = {t.name: t.attrs.get(attr) for t in (vocab.terms if vocab else [])}
+    chosen = primaries + secondaries
+    if not all(pips.get(g) for g in chosen):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
-                 "the source gives no colour pips for these archetypes: whether a Class shares a colour pip with the "
-                 "Specialization cannot be checked")
+                 f"the source gives no colour pips for these groups: whether a {names['secondary']} shares a pip "
+                 f"with the {names['primary']} cannot be checked")
     else:
-        spec_pips = set(pips[specs[0]] or ()) if specs else set()
-        if c_spec.get("share_colour") and not any(spec_pips & set(pips[c] or ()) for c in classes):
-            yield _f(deck, at, Severity.ERROR, "deck-colours", "no Class shares a colour pip with the Specialization")
-    if traits and not all(c.get("requires_colors") for _, c in traits):
+        primary_pips = set(pips[primaries[0]] or ()) if primaries else set()
+        if (spec.get("secondary") or {}).get("share") and \
+                not any(primary_pips & set(pips[g] or ()) for g in secondaries):
+            yield _f(deck, at, Severity.ERROR, "deck-colours",
+                     f"no {names['secondary']} shares a colour pip with the {names['primary']}")
+    if extras and not all(c.get(requires) for _, c in extras):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
-                 "the source gives no colour-pip requirements for these Traits: they cannot be checked")
-    elif traits and all(pips.get(g) for g in specs + classes):
-        have = Counter(p for g in specs + classes for p in pips[g] or ())
-        for e, c in traits:
-            need = Counter(c.get("requires_colors") or [])
+                 f"the source gives no colour-pip requirements for these {names['extras']}s: they cannot be checked")
+    elif extras and all(pips.get(g) for g in chosen):
+        have = Counter(p for g in chosen for p in pips[g] or ())
+        for e, c in extras:
+            need = Counter(c.get(requires) or [])
             if any(have[p] < n for p, n in need.items()):
                 yield _f(deck, e.line, Severity.ERROR, "deck-colours", f"the character's pips do not meet '{c.name}'")
-    feats = len(ult_written) + len(trait_written)
-    if spec.get("feats") and feats != spec["feats"] and len(ult_written) == 1 and len(trait_written) == 2:
-        yield _f(deck, at, Severity.ERROR, "deck-feats", f"{feats} Feats; a character has {spec['feats']}")
 
 
 def _from_pool(deck: DeckList, resolved: list[tuple[Entry, Card]], pool: list[str],
@@ -233,3 +313,12 @@ def read_pool(path: Path, seat: int) -> list[str]:
     if seat not in seats:
         raise CardgenError(f"{path} has no seat {seat} (seats: {', '.join(map(str, sorted(seats)))})")
     return list(seats[seat])
+
+
+def dialect_for(model: GameModel) -> Dialect:
+    """How the model says its deck lists are written."""
+    rules = model.deck or {}
+    character = rules.get("character") or {}
+    return Dialect(rules.get("format") or "plain",
+                   tuple(name for name, spec in (rules.get("sections") or {}).items() if spec.get("count") == 1),
+                   (character.get("signature") or {}).get("section", ""), (character.get("extras") or {}).get("section", ""))

@@ -7,24 +7,24 @@ from ..check import check_game
 from ..errors import CardgenError, Finding, count
 from ..output import JobResult
 from ..workspace import Workspace
-from .check import check_deck, read_pool
+from .check import check_deck, dialect_for, read_pool
 from .reader import DeckList, read_deck
 
 
 def check_deck_file(ws: Workspace, game: str, path: Path, pool: Path | None = None,
-                    seat: int = 1) -> tuple[DeckList, list[Finding]]:
+                    seat: int = 1, rules: str | None = None) -> tuple[DeckList, list[Finding]]:
     result = check_game(ws, game)
     if result.model is None:
         raise CardgenError(f"the model of '{game}' has errors; run 'cardgen validate {game}'")
-    deck = read_deck(path, ws.shown(path))
+    deck = read_deck(path, ws.shown(path), dialect_for(result.model))
     picks = read_pool(pool, seat) if pool is not None else None
-    return deck, check_deck(deck, result.model, result.catalog, picks)
+    return deck, check_deck(deck, result.model, result.catalog, picks, rules)
 
 
 def run_deck_check(ws: Workspace, game: str, path: Path, pool: Path | None = None, seat: int = 1,
-                   strict: bool = False) -> JobResult:
+                   strict: bool = False, rules: str | None = None) -> JobResult:
     """A deck list's findings, and a one-line verdict."""
-    deck, findings = check_deck_file(ws, game, path, pool, seat)
+    deck, findings = check_deck_file(ws, game, path, pool, seat, rules)
     c = count(findings)
     legal = not JobResult(findings=findings).failed(strict)
     cards = sum(e.count for e in deck.entries)

@@ -46,10 +46,11 @@ def items_for(studio: Studio, deck: Path | None, bleed: float | None = None) -> 
         raise CardgenError("nothing to export: the collation selects no card (or the deck list is empty)")
     sections: dict[str, list[tuple[str, int]]] = {}
     if deck is not None:  # per section, in the list's order
-        from ..decks.check import resolve
+        from ..decks.check import dialect_for, resolve
         from ..decks.reader import read_deck
 
-        for entry, card in resolve(read_deck(deck, studio.ws.shown(deck)), studio.check.catalog)[0]:
+        for entry, card in resolve(read_deck(deck, studio.ws.shown(deck), dialect_for(studio.model)),
+                                   studio.check.catalog)[0]:
             sections.setdefault(card.id, []).append((entry.section, entry.count))
     out = []
     for card, n in chosen:

@@ -224,9 +224,11 @@ SLOT = Section(keys={"sheet": Text("the sheet the slot draws from", required=Tru
 PASSES = ListOf("pass direction per round: left or right (one word: every round)",
                 item=Text(choices=("left", "right")), one_or_more=True)
 
+DECK_KEYS: dict[str, Spec] = {}
 SECTIONS: dict[str, Spec] = {
-    "deck": Section("what a legal deck is (docs/model.md, deck rules)", keys={
-        "format": Text("the deck-list dialect", choices=("plain", "aether-tournament", "ivion-character")),
+    "deck": Section("what a legal deck is (docs/model.md, deck rules)", keys=DECK_KEYS)}
+DECK_KEYS.update({
+        "format": Text("the deck-list dialect (docs/model.md, deck rules)", choices=("plain", "character")),
         "min_cards": Int("the fewest cards in the main deck", high=100_000),
         "main": Section("the main deck", keys={
             "size": Int("exactly this many cards", high=100_000),
@@ -240,16 +242,37 @@ SECTIONS: dict[str, Spec] = {
         "separate_decks": MapOf("decks kept apart from the main deck (resources)", item=Section(keys={
             "where": Where("cards of that deck")})),
         "from_pool": Text("decks are built from a drafted pool", choices=("draft",)),
-        "character": Section("a herocrafting character (specialization, classes, feats)", keys={
-            "specialization": Section("the character's specialization", keys={
-                "count": Int("specializations chosen", high=100), "cards": Int("cards from it", high=100_000)}),
-            "classes": Section("the character's classes", keys={
-                "count": Int("classes chosen", high=100), "cards": Int("cards from them together", high=100_000),
-                "share_colour": Int("colour pips a class must share with the specialization", high=10)}),
-            "ultimate": Section("the ultimate feat", keys={"count": Int("ultimates chosen", high=100)}),
-            "traits": Section("trait feats", keys={"count": Int("traits chosen", high=100)}),
-            "feats": Int("feats in all", high=100)}),
-    }),
+        "character": Section("a herocrafting character: groups of cards named by a field's values", keys={
+            "groups_field": Text("the field whose values name the list's groups ('Warrior Cards: …')", required=True),
+            "role_attr": Text("the vocabulary attribute that says each value's role", required=True),
+            "primary": Section("the one main group", keys={
+                "role": Text("its role value"), "count": Int("groups chosen", high=100),
+                "cards": Int("cards from it", high=100_000)}),
+            "secondary": Section("the other groups", keys={
+                "role": Text("their role value"), "count": Int("groups chosen", high=100),
+                "cards": Int("cards from them together", high=100_000),
+                "share": Int("colour pips a secondary group must share with the primary", high=10)}),
+            "signature": Section("the character's signature card, from the primary group", keys={
+                "section": Text("its name in a list ('Ultimate - …')"), "where": Where("what it is"),
+                "count": Int("how many", high=100)}),
+            "extras": Section("extra cards chosen alongside", keys={
+                "section": Text("their name in a list ('Traits - …')"), "where": Where("what they are"),
+                "count": Int("how many", high=100)}),
+            "pips": Section("colour pips", keys={
+                "attr": Text("the vocabulary attribute holding a group's pips"),
+                "requires": Text("the card field holding an extra card's pip needs")}),
+            "feats": Int("signature and extras together", high=100),
+            "names": MapOf("words for messages (primary: Specialization …)", item=Text())}),
+        "copies": ListOf("copy limits for some cards (Relics: 1)", item=Section(keys={
+            "where": Where("the cards the limit is for"), "max": Int("copies of each at most", high=100_000)})),
+        "distinct": ListOf("at most N distinct values of a field in the main deck", item=Section(keys={
+            "field": Text("the field", required=True), "max": Int("distinct values at most", low=1, high=1_000)})),
+        "share": ListOf("the main deck's cards share a value of a field", item=Section(keys={
+            "field": Text("the field", required=True)})),
+})
+DECK_KEYS["formats"] = MapOf("named deck formats (constructed, draft …): each overrides the rules above",
+                             item=Section(keys={k: v for k, v in DECK_KEYS.items()}))
+SECTIONS.update({
     "draft": Section("how a draft runs (docs/packs.md)", keys={
         "pack_size": Int("cards in a pack", low=1, high=1_000),
         "packs_per_player": Int("packs each player opens", low=1, high=100),
@@ -273,7 +296,7 @@ SECTIONS: dict[str, Spec] = {
             "weight": Int("relative weight", low=1, high=1_000_000), "slots": ListOf(item=SLOT)})),
     })),
     "limits": MapOf("numbers of the game's rules, for templates and the rulebook", item=Scalar()),
-}
+})
 
 
 def check_section(name: str, value: Any, loc: Loc, report: Report, model: Any) -> Any:

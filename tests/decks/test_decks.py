@@ -33,15 +33,15 @@ def test_seed_sample_decks_break_no_stated_rule(tmp_path: Path, name: str) -> No
 
 
 @pytest.mark.parametrize("change,expected", [
-    (("3 Hammer Strike", "2 Hammer Strike"), ["deck-size", "deck-specialization"]),
-    (("1 Intimidate.", "1 Intimidate, 1 Duck."), ["deck-classes", "deck-size"]),
-    (("Ultimate - Shield Slam.", "Ultimate - Winterburst."), ["deck-feats"]),
-    (("Traits - Strike, Hold.", "Traits - Strike, Hold, Icicle."), ["deck-feats"]),
+    (("3 Hammer Strike", "2 Hammer Strike"), ["deck-primary", "deck-size"]),
+    (("1 Intimidate.", "1 Intimidate, 1 Duck."), ["deck-secondary", "deck-size"]),
+    (("Ultimate - Shield Slam.", "Ultimate - Winterburst."), ["deck-signature"]),
+    (("Traits - Strike, Hold.", "Traits - Strike, Hold, Icicle."), ["deck-extras"]),
     (("3 Tenacity", "3 Tenacty"), ["deck-unknown-card"]),
     (("1 Dismember", "1 Avalanche"), ["deck-wrong-section"]),
     (("1 Intimidate.\n", "1 Intimidate.\n\nWinterborn Cards: 3 Snowclutch.\n"),
-     ["deck-size", "deck-specialization"]),
-    (("Ultimate - Shield Slam.", "Ultimate - Strike."), ["deck-feats"]),
+     ["deck-primary", "deck-size"]),
+    (("Ultimate - Shield Slam.", "Ultimate - Strike."), ["deck-signature"]),
 ])
 def test_ivion_illegal_variants(tmp_path: Path, change: tuple[str, str], expected: list[str]) -> None:
     text = STEWARD.replace(*change, 1)

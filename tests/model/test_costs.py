@@ -27,3 +27,32 @@ def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
     icons = [a.text for p in parse("Pay {E/G} or {St} or {e/g}.", RichRules.from_model(model)) for w in p for a in w
              if a.icon]
     assert icons == ["E/G", "St", "E/G"]
+
+
+def test_deck_rules_as_data_copy_limits_distinct_values_and_named_formats(tmp_path) -> None:
+    from cardgen.decks.check import check_deck, dialect_for
+    from cardgen.decks.reader import read_deck
+
+    result = validate_game(Workspace.find(LANTERN), "lantern")
+    assert result.findings and all(f.code == "cost-faction" for f in result.findings)
+    model = result.model
+    assert model is not None
+
+    def codes(text: str, rules: str | None = None) -> list[tuple[int, str]]:
+        path = tmp_path / "deck.txt"
+        path.write_text(text)
+        return [(f.line, f.code) for f in check_deck(read_deck(path, "deck.txt", dialect_for(model)), model,
+                                                        result.catalog, None, rules) if str(f.severity) == "error"]
+
+    constructed = "3 Ashgrove Warden\n2 Stone Idol\n1 Tidecaller\n"
+    assert codes(constructed) == [(2, "deck-copies"), (2, "deck-distinct")]  # a Relic twice; a third suit
+    assert codes("3 Ashgrove Warden\n3 Ashgrove Warden\n", "constructed") == [(1, "deck-copies")]
+    draft = "# rules: draft\n3 Ashgrove Warden\n1 Stone Idol\n"
+    assert codes(draft) == [(3, "deck-distinct")]  # Embers, Groves and Stones; the draft minimum of 4 is met
+    assert codes(draft.replace("1 Stone", "1 Ashgrove Warden\n# 1 Stone")) == []
+    import pytest
+
+    from cardgen.errors import CardgenError
+
+    with pytest.raises(CardgenError, match="no deck format 'sealed'.*formats: draft, constructed"):
+        codes(constructed, "sealed")
