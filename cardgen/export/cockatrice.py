@@ -5,14 +5,13 @@ import xml.etree.ElementTree as ET
 
 from ..model.card import file_stem
 from ..model.cost import parse_cost
-from ..model.game import Role
+from ..model.game import GameModel, Role
 from ..project import Studio
 from ..render.raster import render_pngs
 from .common import (
     ExportFile,
     ExportItem,
     ExportResult,
-    card_type_line,
     cost_of,
     safe_stem,
     stats_of,
@@ -24,13 +23,36 @@ def set_code(studio: Studio) -> str:
     return ("".join(w[0] for w in words).upper() or "CG")[:6]
 
 
+PICTURE_FORBIDDEN = '*<>:"\\?'  # Cockatrice removes these from a name to find its picture file
+
+
+def picture_name(name: str) -> str | None:
+    """The file name Cockatrice looks a card's picture up by (pics/CUSTOM/<corrected name>.png), or None
+    when no file can have it (a slash, a control character)."""
+    corrected = "".join(ch for ch in name if ch not in PICTURE_FORBIDDEN).strip()
+    return corrected if corrected and safe_stem(corrected) is not None else None
+
+
 def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
+    """A custom set: table rows, main types and colours from the model's `cockatrice:` section (rows default
+    to 2 for cards with attack and health, else 1; no colours unless mapped), tokens as tokens with
+    <related> from the cards whose text creates them, placeholders never exported."""
     result = ExportResult("cockatrice")
+    model = studio.model
+    config = model.cockatrice or {}
+    rows, maintypes, colour_of = config.get("rows") or {}, config.get("maintypes") or {}, config.get("colors") or {}
+    token_kinds, creates = set(config.get("tokens") or []), dict(config.get("creates") or {})
     code = set_code(studio)
+    placeholders = {p.strip().lower() for p in model.placeholders}
+
+    def real(value: object) -> str:
+        text = str(value or "").strip()
+        return "" if text.lower() in placeholders else text
+
     seen: set[str] = set()
     unique = []
     for item in items:
-        name = item.card.name or item.card.id
+        name = real(item.card.name) or item.card.id
         if name in seen:  # Cockatrice knows a card by its name
             result.notes.append(f"'{name}' appears twice ({item.card.where()}); Cockatrice keeps one card per name")
             continue
@@ -39,56 +61,68 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
     root = ET.Element("cockatrice_carddatabase", version="4")
     info = ET.SubElement(root, "info")
     ET.SubElement(info, "author").text = "cardgen"
-    ET.SubElement(info, "sourceVersion").text = studio.model.version
+    ET.SubElement(info, "sourceVersion").text = model.version
     set_el = ET.SubElement(ET.SubElement(root, "sets"), "set")
-    for tag, value in (("name", code), ("longname", studio.model.name), ("settype", "Custom")):
+    for tag, value in (("name", code), ("longname", model.name), ("settype", "Custom")):
         ET.SubElement(set_el, tag).text = value
     cards_el = ET.SubElement(root, "cards")
+    pictures: list[tuple[ExportItem, str]] = []
     for item in unique:
         card = item.card
-        name = card.name or card.id
-        stem = safe_stem(name)
-        picture = f"pics/CUSTOM/{stem}.png" if stem else f"pics/CUSTOM/{file_stem(card.id)}.png"
+        name = real(card.name) or card.id
+        stem = picture_name(name)
         if stem is None:
-            result.notes.append(f"'{name}' cannot be a file name on every system; its picture is {picture} "
-                                f"and the set entry points at it")
-        model = studio.model
-        cost = cost_of(studio, card)
+            stem = file_stem(card.id)
+            result.notes.append(f"'{name}' cannot be a picture file name; Cockatrice will not find {stem}.png "
+                                "by itself (rename the card, or add the picture by hand)")
+        picture = f"pics/CUSTOM/{stem}.png"
+        pictures.append((item, picture))
+        kinds = [_canonical(model, f, k) for f in model.role_fields(Role.KIND) for k in card.values(f) if real(k)]
+        factions = [_canonical(model, f, c) for f in model.role_fields(Role.FACTION) for c in card.values(f) if real(c)]
+        cost = real(cost_of(studio, card))
         parsed = parse_cost(cost, model.cost) if cost else None
-        props = [("type", card_type_line(studio, card))]
-        kinds = [str(k) for f in model.role_fields(Role.KIND) for k in card.values(f)]
+        props = [("type", " ".join(factions + kinds))]
         if kinds:
-            props.append(("maintype", kinds[-1]))
+            props.append(("maintype", maintypes.get(kinds[-1], kinds[-1])))
         if cost:
             props += [("manacost", cost), ("cmc", str(parsed.total if parsed else 0))]
-        colours = [str(c) for f in model.role_fields(Role.FACTION) for c in card.values(f)]
-        if colours:
-            props.append(("colors", "".join(c[:1] for c in colours)))
+        letters = "".join(dict.fromkeys(colour_of[f] for f in factions if f in colour_of))
+        if letters:
+            props.append(("colors", letters))
         stats = stats_of(studio, card)
         if stats:
             props.append(("pt", "/".join(map(str, stats))))
         el = ET.SubElement(cards_el, "card")
         ET.SubElement(el, "name").text = name
-        ET.SubElement(el, "text").text = str(model.role_value(card, Role.TEXT) or "")
+        text = real(model.role_value(card, Role.TEXT))
+        ET.SubElement(el, "text").text = text
         prop = ET.SubElement(el, "prop")
         for key, value in props:
             ET.SubElement(prop, key).text = value
-        rarity, number = model.role_value(card, Role.RARITY), model.role_value(card, Role.NUMBER)
-        attrs = dict(rarity=str(rarity)) if rarity else {}
+        rarity, number = real(model.role_value(card, Role.RARITY)), real(model.role_value(card, Role.NUMBER))
+        attrs = dict(rarity=rarity.lower()) if rarity else {}
         if number:
-            attrs["num"] = str(number)
+            attrs["num"] = number
         attrs["picurl"] = picture
         ET.SubElement(el, "set", attrs).text = code
-        if "Token" in kinds:
+        for phrase, token in creates.items():
+            if phrase.lower() in text.lower() and token != name:
+                ET.SubElement(el, "related", attach="attach").text = token
+        if token_kinds & set(kinds):
             ET.SubElement(el, "token").text = "1"
-        row = "0" if "Spell" in kinds or "Trick" in kinds else "2" if "Entity" in kinds or "Monster" in kinds else "1"
-        ET.SubElement(el, "tablerow").text = row
+        row = next((rows[k] for k in reversed(kinds) if k in rows), 2 if stats else 1)
+        ET.SubElement(el, "tablerow").text = str(row)
     ET.indent(root, space="  ")
-    xml = ET.tostring(root, encoding="unicode", xml_declaration=False)
-    xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"
+    xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
     result.files.append(ExportFile(f"{code}.xml", xml, "card database (customsets folder)"))
-    for item, png in zip(unique, render_pngs([i.front for i in unique], studio.fonts, studio.model, dpi=200)):
-        stem = safe_stem(item.card.name or item.card.id) or file_stem(item.card.id)
-        result.files.append(ExportFile(f"pics/CUSTOM/{stem}.png", png))
+    for (_, picture), png in zip(pictures, render_pngs([i.front for i, _ in pictures], studio.fonts, model,
+                                                          dpi=200)):
+        result.files.append(ExportFile(picture, png))
     result.notes.append(f"put {code}.xml in Cockatrice's customsets folder and pics/CUSTOM/ in its pictures folder")
     return result
+
+
+def _canonical(model: GameModel, field_name: str, value: object) -> str:
+    """A vocabulary value as the model names it (an alias such as 'Phenomenon' becomes 'Power')."""
+    term = model.term(field_name, str(value))
+    return term.name if term else str(value)

@@ -179,6 +179,7 @@ class GameModel:
     deck: dict[str, Any] = field(default_factory=dict)
     draft: dict[str, Any] = field(default_factory=dict)
     packs: dict[str, Any] = field(default_factory=dict)
+    cockatrice: dict[str, Any] = field(default_factory=dict)  # export presentation (model/schema.py)
     info: dict[str, Any] = field(default_factory=dict)  # the `game:` section, once checked to be a mapping
     digest: str = ""  # hash of game.yaml's bytes: part of every cache key that depends on the model
     section_locs: dict[str, Loc] = field(default_factory=dict)

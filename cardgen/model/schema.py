@@ -296,6 +296,15 @@ SECTIONS.update({
             "weight": Int("relative weight", low=1, high=1_000_000), "slots": ListOf(item=SLOT)})),
     })),
     "limits": MapOf("numbers of the game's rules, for templates and the rulebook", item=Scalar()),
+    "cockatrice": Section("how the Cockatrice export presents cards (docs/exports.md)", keys={
+        "rows": MapOf("table row by kind: 0 lands, 1 other permanents, 2 creatures, 3 spells (stack, then "
+                      "graveyard)", item=Int(high=3)),
+        "maintypes": MapOf("Cockatrice main type by kind (default: the kind's own name)", item=Text()),
+        "colors": MapOf("Magic colour letters by faction (W, U, B, R, G); unmapped factions get none",
+                        item=Text(choices=("W", "U", "B", "R", "G"))),
+        "tokens": ListOf("kinds whose cards are tokens", item=Text()),
+        "creates": MapOf("token name by the keyword or phrase in a card's text that creates it", item=Text()),
+    }),
 })
 
 

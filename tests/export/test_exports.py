@@ -105,7 +105,18 @@ def test_cockatrice_xml_validates_against_the_schema(monkeypatch, game: str) -> 
     if game == "power-trip":
         demon = next(c for c in cards if c["name"] == "Hulking Demon")
         assert demon["set"][0]["@num"] == "D1/40" and demon["set"][0]["@rarity"] == "common"
-        assert any("cannot be a file name" in n for n in result.notes)  # '"Raguel" - ET.0027'
+        # Cockatrice finds pics/CUSTOM/<name without *<>:"\?>.png (its picture loader's rule)
+        raguel = next(c for c in cards if c["name"] == '"Raguel" - ET.0027')
+        assert raguel["set"][0]["@picurl"] == "pics/CUSTOM/Raguel - ET.0027.png"
+        # rows come from the model's cockatrice: section (Cockatrice's importer: 3 = spells), no Magic colours
+        rows = {c["name"]: c["tablerow"] for c in cards}
+        kinds = {c["name"]: (c.get("prop") or {}).get("maintype") for c in cards}
+        assert rows["Hulking Demon"] == 2 and all(rows[n] == 3 for n, k in kinds.items() if k in ("Spell", "Trick"))
+        assert all("colors" not in (c.get("prop") or {}) for c in cards)
+        brick = next(c for c in cards if c["name"] == "Brick")
+        assert brick["token"] is True or brick["token"] == 1
+        assert any(r.get("$") == "Brick" or r == "Brick" for c in cards for r in c.get("related", []))
+        assert not any(c["name"] in ("[]", "[under construction]") or "[Rarity]" in str(c) for c in cards)
 
 
 def parse_draftmancer(text: str) -> tuple[dict, list[dict], dict[str, tuple[int | None, Counter]]]:
