@@ -241,8 +241,13 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
     ws = _ws(ctx)
     if target:
         from .export.run import run_export
+        from .output import Output
 
-        _finish(run_export(ws, game, target, out, deck, image_base), ws)
+        made = run_export(ws, game, target, out, deck, image_base)
+        folder = out or ws.output_dir(game) / "export" / target
+        if made.outputs:
+            made.outputs = [Output(folder, f"{len(made.outputs)} files for {target}")]
+        _finish(made, ws, list_findings=True)
     from .printing import PngOptions, export_pngs
     from .project import open_studio
     from .render.raster import preset as get_preset

@@ -36,6 +36,7 @@ class ExportResult:
     target: str
     files: list[ExportFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # rules of the consumer this game breaks: nothing is written
 
 
 def items_for(studio: Studio, deck: Path | None, bleed: float | None = None) -> list[ExportItem]:

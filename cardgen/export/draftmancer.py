@@ -5,7 +5,7 @@ import json
 
 from ..errors import CardgenError
 from ..model.card import Card, file_stem
-from ..model.game import Role
+from ..model.game import GameModel, Role
 from ..packs.spec import load_format
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -35,22 +35,38 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
     pool = {card.id: card for _, _, entries in slots for card, _ in entries}
     rules = [studio.faces.for_card(c) for c in pool.values()]
     backs = {rule.back.name for rule in rules if rule is not None and rule.back is not None}
+    # cardgen's semantics in Draftmancer's terms: slot sheets are weights that never run out
+    # (withReplacement), an exhaust run is a finite pool; duplicateProtection keeps copies out of one pack
     settings = {"name": model.name, "boostersPerPlayer": fmt.packs_per_player,
-                "withReplacement": fmt.mode == "slots" and not fmt.unique_in_pack, "colorBalance": False,
+                "withReplacement": fmt.mode == "slots", "colorBalance": False,
                 "duplicateProtection": fmt.unique_in_pack}
+    for card in pool.values():
+        for what, value, bad in (("name", display_name(model, card), "(+"), ("id", card.id, "+ \t")):
+            if any(ch in value for ch in bad) or value[:1].isdigit() and what == "name":
+                result.problems.append(f"'{value}' ({card.where()}): Draftmancer cannot read a card {what} with "
+                                       f"{' or '.join(repr(c) for c in bad.strip() or bad)} in a slot line"
+                                       + (" or starting with a digit" if what == "name" else ""))
+    rarity_map = {str(k).lower(): v for k, v in ((model.draftmancer or {}).get("rarities") or {}).items()}
+    fallback = (model.draftmancer or {}).get("default_rarity", "common")
+    defaulted: list[str] = []
     if layouts:
         settings["layouts"] = layouts
     if len(backs) == 1:
         settings["cardBack"] = f"{image_base}/back.png"
     custom = []
     for card in pool.values():
-        entry: dict[str, object] = {"name": card.name or card.id, "mana_cost": "", "type": card_type_line(studio, card) or "Card",
-                 "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
-                 "collector_number": card.id}
-        if model.role_value(card, Role.RARITY):
-            entry.update(rarity=str(model.role_value(card, Role.RARITY)).lower())
-        cost = cost_of(studio, card)
-        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", str(model.role_value(card, Role.TEXT) or "")) if x)
+        entry: dict[str, object] = {"name": display_name(model, card), "mana_cost": "",
+                                    "type": card_type_line(studio, card) or "Card",
+                                    "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
+                                    "collector_number": card.id}
+        written = _real(model, model.role_value(card, Role.RARITY)).lower()
+        rarity = rarity_map.get(written) or (written if written in RARITIES else "")
+        if not rarity:
+            defaulted.append(display_name(model, card))
+        entry.update(rarity=rarity or fallback)
+        cost = _real(model, cost_of(studio, card))
+        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", _real(model, model.role_value(card, Role.TEXT)))
+                         if x)
         if text:
             entry["oracle_text"] = text
         stats = stats_of(studio, card)
@@ -61,7 +77,7 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
            json.dumps(custom, indent=2, ensure_ascii=False)]
     for name, count, entries in slots:
         out.append(f"[{name}({count})]" if count else f"[{name}]")
-        out += [f"{n} {card.name or card.id}" for card, n in entries]
+        out += [f"{n} {display_name(model, card)} (custom) {card.id}" for card, n in entries]  # matched by id
     result.files.append(ExportFile(f"{studio.game}.draftmancer.txt", "\n".join(out) + "\n",
                                    f"custom card list ({fmt.name}, {fmt.mode})"))
     faces = [studio.prepare(c, 0.0)[0] for c in pool.values()]
@@ -73,4 +89,21 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
         result.files.append(ExportFile("images/back.png", next(iter(render_pngs([back], studio.fonts, model, dpi=200)))))
     result.notes.append(f"image paths are '{image_base}/…': upload the images and pass --image-base URL so "
                         "Draftmancer can load them")
+    if defaulted:
+        result.notes.append(f"{len(defaulted)} card(s) have no rarity Draftmancer knows (common, uncommon, rare, mythic, "
+                            f"special) and are exported as {fallback}: {', '.join(defaulted[:5])}"
+                            + (" …" if len(defaulted) > 5 else "") + " (map them with draftmancer.rarities)")
     return result
+
+
+RARITIES = ("common", "uncommon", "rare", "mythic", "special")  # the only ones Draftmancer's validator accepts
+
+
+def _real(model: GameModel, value: object) -> str:
+    """A value, or '' when it is absent or a placeholder ('[]', '[Rarity]')."""
+    text = str(value or "").strip()
+    return "" if text.lower() in {p.strip().lower() for p in model.placeholders} else text
+
+
+def display_name(model: GameModel, card: Card) -> str:
+    return _real(model, card.name) or card.id

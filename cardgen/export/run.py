@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import CardgenError, did_you_mean
+from ..errors import CardgenError, Finding, Severity, did_you_mean
 from ..output import JobResult, Output, inside, write_atomic
 from ..project import Studio, open_studio
 from ..workspace import Workspace
@@ -57,5 +57,8 @@ def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, d
                image_base: str | None = None, studio: Studio | None = None) -> JobResult:
     folder = out or ws.output_dir(game) / "export" / target
     made = make_export(ws, game, target, deck, image_base, studio, folder)  # everything in memory first ...
+    if made.problems:  # a file the consumer would reject is never written
+        return JobResult(findings=[Finding(ws.shown(ws.model_path(game)), 0, 0, Severity.ERROR, "export-rejected",
+                                           None, f"{target}: {p}") for p in made.problems], notes=made.notes)
     outputs = [Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in made.files]  # ... then written
     return JobResult(outputs, notes=made.notes)

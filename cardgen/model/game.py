@@ -180,6 +180,7 @@ class GameModel:
     draft: dict[str, Any] = field(default_factory=dict)
     packs: dict[str, Any] = field(default_factory=dict)
     cockatrice: dict[str, Any] = field(default_factory=dict)  # export presentation (model/schema.py)
+    draftmancer: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)  # the `game:` section, once checked to be a mapping
     digest: str = ""  # hash of game.yaml's bytes: part of every cache key that depends on the model
     section_locs: dict[str, Loc] = field(default_factory=dict)

@@ -31,7 +31,7 @@ from .schema import check_section
 
 SECTIONS = {
     "game", "card", "fields", "vocabularies", "cost", "text", "keywords", "placeholders",
-    "collation", "numbering", "limits", "deck", "draft", "packs", "notes", "cockatrice",
+    "collation", "numbering", "limits", "deck", "draft", "packs", "notes", "cockatrice", "draftmancer",
 }
 REQUIRED_SECTIONS = ("game", "fields")
 
@@ -412,7 +412,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     _collation(r, raw, model)
     _numbering(r, raw, model)
     _card(r, raw, model)
-    for key in ("limits", "deck", "draft", "packs", "cockatrice"):  # declared in model/schema.py: checked here
+    for key in ("limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):  # declared in model/schema.py: checked here
         if raw.get(key) is not None:
             checked = check_section(key, raw[key], raw.key_loc(key), lambda loc, code, message, hint:
                                     r.error(loc, code, message, hint), model)

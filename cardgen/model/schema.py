@@ -296,6 +296,12 @@ SECTIONS.update({
             "weight": Int("relative weight", low=1, high=1_000_000), "slots": ListOf(item=SLOT)})),
     })),
     "limits": MapOf("numbers of the game's rules, for templates and the rulebook", item=Scalar()),
+    "draftmancer": Section("how the Draftmancer export names rarities (docs/exports.md)", keys={
+        "rarities": MapOf("Draftmancer rarity by the game's rarity", item=Text(
+            choices=("common", "uncommon", "rare", "mythic", "special"))),
+        "default_rarity": Text("for cards without one (named in the export's notes)",
+                               choices=("common", "uncommon", "rare", "mythic", "special")),
+    }),
     "cockatrice": Section("how the Cockatrice export presents cards (docs/exports.md)", keys={
         "rows": MapOf("table row by kind: 0 lands, 1 other permanents, 2 creatures, 3 spells (stack, then "
                       "graveyard)", item=Int(high=3)),

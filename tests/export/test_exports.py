@@ -119,7 +119,15 @@ def test_cockatrice_xml_validates_against_the_schema(monkeypatch, game: str) -> 
         assert not any(c["name"] in ("[]", "[under construction]") or "[Rarity]" in str(c) for c in cards)
 
 
+# Draftmancer's slot line grammar (its parseLine): an optional count, a name without '(' or '+', then
+# optionally ' (SET)' with SET in \w+ and a collector number without spaces or '+', then an optional foil flag.
+DRAFTMANCER_LINE = re.compile(r"^(?:(\d+)\s+)?([^(+\v\n]+?)(?:\s\((\w+)\)(?:\s+([^+\s]+))?)?(?:\s+\+?(F))?\s*$")
+DRAFTMANCER_RARITIES = {"common", "uncommon", "rare", "mythic", "special"}  # anything else rejects the list
+
+
 def parse_draftmancer(text: str) -> tuple[dict, list[dict], dict[str, tuple[int | None, Counter]]]:
+    """The list as Draftmancer reads it: slot lines matched by (set, collector number) to the custom cards,
+    so the counts are keyed by card id (the collector number cardgen writes)."""
     sections = re.split(r"^\[(.+?)\]\s*$", text, flags=re.M)[1:]
     settings, custom, slots = {}, [], {}
     for header, body in zip(sections[::2], sections[1::2]):
@@ -131,8 +139,9 @@ def parse_draftmancer(text: str) -> tuple[dict, list[dict], dict[str, tuple[int 
             m = re.match(r"(\w+)(?:\((\d+)\))?$", header)
             counts = Counter()
             for line in body.strip().splitlines():
-                n, name = line.split(" ", 1)
-                counts[name] += int(n)
+                m2 = DRAFTMANCER_LINE.match(line)
+                assert m2 and m2.group(3) == "custom" and not m2.group(5), line  # by id, never read as a foil
+                counts[m2.group(4)] += int(m2.group(1))
             slots[m.group(1)] = (int(m.group(2)) if m.group(2) else None, counts)
     return settings, custom, slots
 
@@ -144,10 +153,14 @@ def test_draftmancer_list_parses_back_to_the_model(monkeypatch) -> None:
     settings, custom, slots = parse_draftmancer(out["power-trip.draftmancer.txt"])
     loaded = load_game(ws, "power-trip")
     fmt = load_format(loaded.model, loaded.catalog)
+    # an exhaust run is a finite pool (no withReplacement), copies never share a pack (duplicateProtection)
     assert settings["boostersPerPlayer"] == 3 and settings["withReplacement"] is False
+    assert settings["duplicateProtection"] is True
     assert list(slots) == ["MainSlot"] and slots["MainSlot"][0] == 15
-    assert slots["MainSlot"][1] == Counter({c.name: n for c, n in fmt.pool})
-    assert {c["name"] for c in custom} == set(slots["MainSlot"][1])
+    assert slots["MainSlot"][1] == Counter({c.id: n for c, n in fmt.pool})  # the same copies as cardgen's run
+    assert {c["collector_number"] for c in custom} == set(slots["MainSlot"][1])
+    assert all(c["rarity"] in DRAFTMANCER_RARITIES for c in custom)
+    assert not any(c["name"] in ("[]", "[under construction]") for c in custom)
     assert all(c["image_uris"]["en"].startswith("images/") and c["image_uris"]["en"][0:] in
                {f"images/{Path(k).name}" for k in out} for c in custom)
 
@@ -157,8 +170,25 @@ def test_draftmancer_slots_and_layouts(monkeypatch) -> None:
     out = files(make_export(Workspace.find(FIXTURE_WS), "clean", "draftmancer"))
     settings, _, slots = parse_draftmancer(out["clean.draftmancer.txt"])
     assert settings["layouts"] == {"layout1": {"weight": 1, "slots": {"common": 1, "rare": 1}}}
-    assert slots == {"common": (None, Counter({"Ember Guard": 2, "Tide Caller": 2})),
-                     "rare": (None, Counter({"Firestorm": 1}))}
+    # slot sheets are weights that never run out (withReplacement), and no pack holds two copies
+    assert settings["withReplacement"] is True and settings["duplicateProtection"] is True
+    assert slots == {"common": (None, Counter({"ember-guard": 2, "tide-caller": 2})),
+                     "rare": (None, Counter({"firestorm": 1}))}
+
+
+def test_draftmancer_refuses_names_it_cannot_read(monkeypatch, scratch_ws) -> None:
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    monkeypatch.setattr(draftmancer, "render_pngs", _fake_pngs)
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Firestorm", "name: Firestorm (+1)"))
+    folder = scratch_ws.root / "output" / "dm"
+    result = CliRunner().invoke(main, ["--root", str(scratch_ws.root), "export", "clean", "--to", "draftmancer",
+                                       "--out", str(folder)])
+    assert result.exit_code == 1 and "export-rejected" in result.output and "Firestorm (+1)" in result.output
+    assert not folder.exists()  # a list Draftmancer would reject is never written
 
 
 @pytest.mark.parametrize("target,size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
