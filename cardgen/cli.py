@@ -198,7 +198,7 @@ _DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
 @click.option("--layout", type=click.Choice(["shared-cut", "gutter"]), default="shared-cut", show_default=True)
 @click.option("--bleed", help="Bleed around each card, with unit (default: the template's).")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
-@click.option("--only", help="Only cards for which this expression is true, e.g. \"'Dark' in card.factions\".")
+@click.option("--only", help="Only cards for which this expression is true, e.g. \"card.rarity == 'rare'\".")
 @click.option("--calibration", is_flag=True, help="Start with a duplex calibration page (ruler and targets).")
 @click.option("--back-offset", default="0,0", show_default=True, callback=lambda c, p, v: _offset(v),
               help="Shift back pages by DX,DY mm.")

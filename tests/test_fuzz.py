@@ -106,6 +106,28 @@ def test_card_mutants(ws: Workspace, chunk: int) -> None:
     campaign(ws, "cards", 250, 20_000 + chunk * 250, make, render_every=5)
 
 
+def test_bundled_template_mutants(tmp_path: Path) -> None:
+    """The bundled games' own templates, mutated: a crash in a real template's shape is found here too."""
+    failures = []
+    for game in ("power-trip", "aether-duel", "ivion"):
+        root = tmp_path / game
+        for part in ("rules", "cards", "templates"):
+            shutil.copytree(REPO / part, root / part)
+        bundled = Workspace.find(root)
+        folder = bundled.templates_dir(game)
+        bases = {p.name: yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))}
+        for seed in range(70_000, 70_040):
+            rng = random.Random(seed)
+            for name, data in bases.items():
+                (folder / name).write_text(dump(data))
+            name = rng.choice(sorted(bases))
+            (folder / name).write_text(dump(mutate_data(bases[name], rng, rng.randint(1, 3))))
+            problem = run_guarded(lambda bundled=bundled, game=game: validate_game(bundled, game))
+            if problem:
+                failures.append(f"{game} {name} seed {seed}: {problem}")
+    assert not failures, "\n\n".join(failures[:3])
+
+
 @pytest.mark.parametrize("chunk", range(4))
 def test_template_mutants(ws: Workspace, chunk: int) -> None:
     folder = ws.templates_dir(GAME)

@@ -288,7 +288,7 @@ def _pips(deck: DeckList, spec: dict[str, Any], at: int, primaries: list[str], s
 
 def _from_pool(deck: DeckList, resolved: list[tuple[Entry, Card]], pool: list[str],
                rules: dict[str, Any]) -> Iterator[Finding]:
-    """Power Trip: a deck is built from the cards its player drafted."""
+    """deck.from_pool: draft — a deck is built from the cards its player drafted."""
     have = Counter(pool)
     used: Counter[str] = Counter()
     separate = [spec.get("where", {}) for spec in (rules.get("separate_decks") or {}).values()]

@@ -2,7 +2,7 @@
 
 - plain (the default): '3 Hammer Strike', '3x …' or '- 5x …' per line, '#' comments, section headers
   ('Sideboard:', '[Main]', 'Card List:' for the main deck), and 'Section: Card' lines for sections the
-  model gives exactly one card (a tournament list's 'Monster: Ember Wyrm');
+  model gives exactly one card (a tournament list's 'Champion: Name');
 - character: a character list as a herocrafting rulebook writes it: '<Signature> - Name. <Extras> - A, B.'
   and '<Group> Cards: 3 Name, 2 Name, …' (the words come from the model's deck.character rules).
 """
@@ -17,7 +17,7 @@ from ..errors import CardgenError
 COUNT = re.compile(r"^\s*(?:[-*•]\s+)?(\d+)\s*[xX×]?\s+(.+?)\s*$")
 NEGATIVE = re.compile(r"^\s*(?:[-*•]\s+)?-\d+\s*[xX×]?\s+\S")
 HEADER = re.compile(r"^\s*(?:\[(.+)\]|([A-Za-z][\w' /-]*?):)\s*$")
-NAMED = re.compile(r"^\s*([A-Za-z][\w' -]*?):\s*(\S.*?)\s*$")  # 'Monster: Ember Wyrm'
+NAMED = re.compile(r"^\s*([A-Za-z][\w' -]*?):\s*(\S.*?)\s*$")  # 'Champion: Name'
 GROUP = re.compile(r"^\s*([A-Z][\w' ]*?) Cards:\s*(.+)$")
 RULES = re.compile(r"^\s*#\s*rules:\s*([\w-]+)", re.M)  # '# rules: draft' names the deck format
 MAIN_HEADERS = {"card list": "main", "deck": "main", "main deck": "main", "main": "main"}
