@@ -18,7 +18,7 @@ from cardgen.decks.check import check_deck, dialect_for  # noqa: E402
 from cardgen.decks.reader import read_deck  # noqa: E402
 from cardgen.findings import validate_game  # noqa: E402
 from cardgen.project import open_studio  # noqa: E402
-from cardgen.rulebook.build import rulebook_findings  # noqa: E402
+from cardgen.rulebook.lint import rulebook_findings  # noqa: E402
 from cardgen.workspace import Workspace  # noqa: E402
 from tests.fuzz import dump, mutate_data, mutate_text, run_guarded  # noqa: E402
 from tests.test_fuzz import DECK, FIXTURE_WS, GAME, _model_sources, exercise  # noqa: E402

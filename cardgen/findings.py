@@ -15,7 +15,7 @@ from .workspace import LoadedGame, Workspace
 
 def project_findings(studio: Studio) -> list[Finding]:
     """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the rulebook."""
-    from .rulebook.build import rulebook_findings
+    from .rulebook.lint import rulebook_findings
 
     return sort_findings(set(studio.face_findings()) | set(rulebook_findings(studio)))
 

@@ -19,7 +19,7 @@ from cardgen.packs.deal import deal
 from cardgen.packs.spec import load_format
 from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
 from cardgen.project import open_studio
-from cardgen.rulebook.build import rulebook_findings
+from cardgen.rulebook.lint import rulebook_findings
 from cardgen.workspace import Workspace
 
 from .conftest import FIXTURE_WS, REPO

@@ -274,36 +274,43 @@ def typed(props: dict[str, Any], template: Template) -> Iterator[tuple[str, str]
     used) and reported."""
     for key in list(props):
         value = props[key]
-        problem = None
         if value in (None, ""):
             continue
-        if key in LENGTH_KEYS:
-            try:
-                points = as_length(value)
-                if not -MAX_LENGTH <= points <= MAX_LENGTH:
-                    problem = f"is {value!r}, far larger than a card"
-            except (UnitError, ValueError, TypeError):
-                problem = f"is {str(value)[:40]!r}, not a length such as '3mm'"
-        elif key in COLOUR_KEYS:
-            if str(value).strip().lower() != "none" and parse_colour(value) is None:
-                problem = f"is {str(value)[:40]!r}, not a colour ('#rrggbb', '#rgb', a CSS name or 'none')"
-        elif key in NUMBER_KEYS:
-            low, high = NUMBER_KEYS[key]
-            try:
-                number = float(value)
-                if not low <= number <= high:
-                    problem = f"is {number:g}, outside {low:g}-{high:g}"
-            except (TypeError, ValueError):
-                problem = f"is {str(value)[:40]!r}, not a number"
-        elif key in CHOICES and value not in CHOICES[key]:
-            problem = f"is {str(value)[:40]!r}; it must be {', '.join(CHOICES[key])}"
-        elif key in ("font", "label_font") and value not in template.fonts:
-            problem = f"names font family {str(value)[:40]!r}, which the template does not define"
-        elif key == "points" and not _points(value):
-            problem = "must be a list of 'X Y' lengths"
+        if key in ("font", "label_font"):
+            problem = None if value in template.fonts else \
+                f"names font family {str(value)[:40]!r}, which the template does not define"
+        elif key == "points":
+            problem = None if _points(value) else "must be a list of 'X Y' lengths"
+        elif isinstance(value, (str, int, float)):
+            problem = _value_problem(key, value)  # values repeat from card to card: checked once each
+        else:
+            problem = None
         if problem:
             del props[key]
             yield key, problem
+
+
+@lru_cache(maxsize=8192)
+def _value_problem(key: str, value: str | int | float) -> str | None:
+    if key in LENGTH_KEYS:
+        try:
+            points = as_length(value)
+        except (UnitError, ValueError, TypeError):
+            return f"is {str(value)[:40]!r}, not a length such as '3mm'"
+        return f"is {value!r}, far larger than a card" if not -MAX_LENGTH <= points <= MAX_LENGTH else None
+    if key in COLOUR_KEYS:
+        ok = str(value).strip().lower() == "none" or parse_colour(value) is not None
+        return None if ok else f"is {str(value)[:40]!r}, not a colour ('#rrggbb', '#rgb', a CSS name or 'none')"
+    if key in NUMBER_KEYS:
+        low, high = NUMBER_KEYS[key]
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return f"is {str(value)[:40]!r}, not a number"
+        return f"is {number:g}, outside {low:g}-{high:g}" if not low <= number <= high else None
+    if key in CHOICES and value not in CHOICES[key]:
+        return f"is {str(value)[:40]!r}; it must be {', '.join(CHOICES[key])}"
+    return None
 
 
 def _points(value: Any) -> bool:

@@ -14,7 +14,6 @@ from ..model.text import BOLD, ITALIC, RichRules, parse, symbols
 from ..output import write_atomic
 from ..paths import workspace_file
 from ..project import Studio
-from ..render.raster import render_pngs
 from .source import Chapter
 
 DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
@@ -90,6 +89,8 @@ class BookContent:
     # -- faces ---------------------------------------------------------------------------------------
     def prepare_images(self, cards: list[Card], dpi: int = DPI) -> None:
         """Render faces once. Figures print 50-63 mm wide (300 dpi); gallery cards 38 mm (200 dpi is 330 there)."""
+        from ..render.raster import render_pngs  # the rasteriser is loaded only when a book is printed
+
         unique = designs(cards)
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
