@@ -20,7 +20,7 @@ from cardgen.findings import validate_game  # noqa: E402
 from cardgen.project import open_studio  # noqa: E402
 from cardgen.rulebook.lint import rulebook_findings  # noqa: E402
 from cardgen.workspace import Workspace  # noqa: E402
-from tests.fuzz import dump, mutate_data, mutate_text, run_guarded  # noqa: E402
+from tests.fuzz import FileSet, dump, mutate_data, mutate_text, run_guarded  # noqa: E402
 from tests.test_fuzz import DECK, FIXTURE_WS, GAME, _model_sources, exercise  # noqa: E402
 
 
@@ -54,18 +54,11 @@ def main() -> None:
     campaign("cards", lambda rng: cards.write_text(dump(mutate_data(card_base, rng, rng.randint(1, 4)))),
              lambda seed: exercise(ws, render=seed % 5 == 0), 200_000)
     cards.write_text(original_cards)
-    folder = ws.templates_dir(GAME)
-    bases = {p.name: yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))}
-
-    def template(rng: random.Random) -> None:
-        for name, data in bases.items():
-            (folder / name).write_text(dump(data))
-        name = rng.choice(sorted(bases))
-        (folder / name).write_text(dump(mutate_data(bases[name], rng, rng.randint(1, 4))))
-
-    campaign("templates", template, lambda seed: exercise(ws, render=seed % 4 == 0), 300_000)
-    for name, data in bases.items():
-        (folder / name).write_text(dump(data))
+    templates = FileSet(ws.templates_dir(GAME))
+    campaign("templates", lambda rng: templates.mutate_one(rng, 4), lambda seed: exercise(ws, render=seed % 4 == 0),
+             300_000)
+    for name, data in templates.bases.items():
+        (templates.folder / name).write_text(dump(data))
     checked = validate_game(ws, GAME)
     deck = root / "deck.txt"
     campaign("deck lists", lambda rng: deck.write_text(mutate_text(DECK, rng, rng.randint(1, 5))),

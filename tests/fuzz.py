@@ -91,6 +91,22 @@ def dump(data: Any) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=10_000)
 
 
+class FileSet:
+    """YAML files of one folder (a game's templates): restore them all, then mutate one."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.bases = {p.name: yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))}
+
+    def mutate_one(self, rng: random.Random, most: int = 3) -> str:
+        for name, data in self.bases.items():
+            (self.folder / name).write_text(dump(data))
+        name = rng.choice(sorted(self.bases))
+        text = dump(mutate_data(self.bases[name], rng, rng.randint(1, most)))
+        (self.folder / name).write_text(text)
+        return f"{name}:\n{text}"
+
+
 JUNK_LINES = ["", "# comment", "3x", "x3 Ember Guard", "0 Ember Guard", "-4 Firestorm", "99999999999999 Tide Caller",
               "9" * 5000 + " Ember Guard", "Sideboard:", "[Main]", "Monster: Nobody", "Card List:", "- 2x Firestorm",
               "Ultimate - Nothing. Traits - A, B.", "Warrior Cards: 3 Ember Guard, x Firestorm", "\x00\x01",

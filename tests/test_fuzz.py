@@ -23,7 +23,7 @@ from cardgen.rulebook.lint import rulebook_findings
 from cardgen.workspace import Workspace
 
 from .conftest import FIXTURE_WS, REPO
-from .fuzz import dump, files_outside, mutate_data, mutate_text, run_guarded
+from .fuzz import FileSet, dump, files_outside, mutate_data, mutate_text, run_guarded
 
 GAME = "clean"
 DECK = "3x Ember Guard\n2 Firestorm\n\nSideboard:\n1 Tide Caller\n"
@@ -114,34 +114,19 @@ def test_bundled_template_mutants(tmp_path: Path) -> None:
         for part in ("rules", "cards", "templates"):
             shutil.copytree(REPO / part, root / part)
         bundled = Workspace.find(root)
-        folder = bundled.templates_dir(game)
-        bases = {p.name: yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))}
+        templates = FileSet(bundled.templates_dir(game))
         for seed in range(70_000, 70_040):
-            rng = random.Random(seed)
-            for name, data in bases.items():
-                (folder / name).write_text(dump(data))
-            name = rng.choice(sorted(bases))
-            (folder / name).write_text(dump(mutate_data(bases[name], rng, rng.randint(1, 3))))
+            mutant = templates.mutate_one(random.Random(seed))
             problem = run_guarded(lambda bundled=bundled, game=game: validate_game(bundled, game))
             if problem:
-                failures.append(f"{game} {name} seed {seed}: {problem}")
+                failures.append(f"{game} seed {seed}: {problem}\n{mutant[:800]}")
     assert not failures, "\n\n".join(failures[:3])
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_template_mutants(ws: Workspace, chunk: int) -> None:
-    folder = ws.templates_dir(GAME)
-    bases = {p.name: yaml.safe_load(p.read_text()) for p in sorted(folder.glob("*.yaml"))}
-
-    def make(rng: random.Random) -> str:
-        for name, data in bases.items():
-            (folder / name).write_text(dump(data))
-        name = rng.choice(sorted(bases))
-        text = dump(mutate_data(bases[name], rng, rng.randint(1, 3)))
-        (folder / name).write_text(text)
-        return f"{name}:\n{text}"
-
-    campaign(ws, "templates", 250, 30_000 + chunk * 250, make, render_every=4)
+    templates = FileSet(ws.templates_dir(GAME))
+    campaign(ws, "templates", 250, 30_000 + chunk * 250, templates.mutate_one, render_every=4)
 
 
 def test_deck_list_mutants(ws: Workspace) -> None:
