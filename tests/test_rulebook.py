@@ -91,3 +91,14 @@ def test_booklet_order_and_imposition(clean_book) -> None:
     source = PdfReader(io.BytesIO(clean_book.pdf))
     assert len(imposed.pages) == 2 * -(-len(source.pages) // 4)
     assert float(imposed.pages[0].mediabox.width) == pytest.approx(2 * float(source.pages[0].mediabox.width))
+
+
+@pytest.mark.parametrize("game", ["aether-duel", "ivion"])
+def test_no_html_entity_reaches_the_printed_book(game: str) -> None:
+    """Section titles with smart quotes ('“Happen Once” Effects', 'Don’t Roll the Dice!') used to print
+    as '&ldquo;…' in the contents: the text of every page is read back from the PDF."""
+    from .conftest import REPO
+
+    book = build_rulebook(Workspace.find(REPO), game)
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(book.pdf)).pages)
+    assert re.findall(r"&[a-z]+;|&#\d+;", text) == []

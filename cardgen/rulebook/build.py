@@ -1,6 +1,7 @@
 """Turn a game's rulebook sources into PDF bytes: Markdown + directives -> HTML (Jinja2) -> WeasyPrint."""
 from __future__ import annotations
 
+import html
 import io
 import os
 from dataclasses import dataclass, field
@@ -51,9 +52,10 @@ def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedC
     md = markdown.Markdown(extensions=EXTENSIONS, extension_configs={
         "toc": {"slugify": lambda value, sep: f"{cid}-{slug(value)}", "toc_depth": "2"}})
     body = md.convert(text)
-    sections = [Section(t["id"], t["name"]) for t in getattr(md, "toc_tokens", []) if t["level"] == 2]
+    # the toc's names are HTML already (smart quotes as entities); the book template escapes them once more
+    sections = [Section(t["id"], html.unescape(t["name"])) for t in getattr(md, "toc_tokens", []) if t["level"] == 2]
     for t in getattr(md, "toc_tokens", []):  # '## A' under a '#' heading: take its children too
-        sections += [Section(c["id"], c["name"]) for c in t.get("children", []) if c["level"] == 2]
+        sections += [Section(c["id"], html.unescape(c["name"])) for c in t.get("children", []) if c["level"] == 2]
     return RenderedChapter(cid, chapter.title, Markup(body), sections)
 
 
