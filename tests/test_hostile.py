@@ -126,7 +126,7 @@ def test_sizes_counts_and_numbers_out_of_range_are_findings_not_hangs(scratch_ws
     assert result.exit_code == 1
     listing = run(scratch_ws, "validate", "clean").output
     assert "error[model-unit] a card width of 0 mm is outside 10-400 mm" in listing
-    assert "'copies' of 'Red common' must be from 0 to 10,000, not 10,000,000" in listing
+    assert "collation[1].rarities.common.copies must be from 0 to 10,000, not 10,000,000" in listing
     model.write_text(text)
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     cards.write_text(cards.read_text().replace("power: 3", "power: " + "9" * 5000, 1)

@@ -27,12 +27,10 @@ from .game import (
     Term,
     Vocabulary,
 )
+from .schema import SECTIONS as SCHEMA
 from .schema import check_section
 
-SECTIONS = {
-    "game", "card", "fields", "vocabularies", "cost", "text", "keywords", "placeholders",
-    "collation", "numbering", "limits", "deck", "draft", "packs", "notes", "cockatrice", "draftmancer",
-}
+SECTIONS = set(SCHEMA)  # every section is declared in model/schema.py
 REQUIRED_SECTIONS = ("game", "fields")
 
 
@@ -120,15 +118,13 @@ def _items(r: _Reader, value: Any, where: str, loc: tuple[int, int]) -> list[tup
 
 
 def _fields(r: _Reader, raw: LocDict, model: GameModel) -> None:
-    allowed = {"name", "type", "vocab", "values", "required", "min", "max", "max_length", "label", "role"}
     for item, loc in _items(r, raw.get("fields"), "fields", raw.key_loc("fields")):
-        r.keys(item, allowed, f"field '{item.get('name')}'")
         name = r.get(item, "name", str, "a field", required=True)
         ftype = r.get(item, "type", str, f"field '{name}'", default="text")
         if ftype not in FIELD_TYPES:
             r.error(item.key_loc("type"), "model-field-type", f"field '{name}' has unknown type '{ftype}'",
                     did_you_mean(ftype, FIELD_TYPES) or f"one of {', '.join(FIELD_TYPES)}")
-            ftype = "text"
+            ftype = "unknown"  # its cards are not checked against a type the model did not mean
         vocab = r.get(item, "vocab", str, f"field '{name}'")
         values = r.strings(item, "values", f"field '{name}'")
         if values and not vocab:  # inline vocabulary
@@ -160,7 +156,6 @@ def _vocabularies(r: _Reader, raw: LocDict, model: GameModel) -> None:
         is_open = False
         entries = body
         if isinstance(body, LocDict) and "terms" in body:
-            r.keys(body, {"terms", "open"}, f"vocabulary '{vname}'")
             is_open = bool(r.get(body, "open", bool, vname, default=False))
             entries = body["terms"]
         terms = []
@@ -185,7 +180,6 @@ def _cost(r: _Reader, raw: LocDict, model: GameModel) -> None:
     m = r.mapping(c, "cost", raw.key_loc("cost"))
     if m is None:
         return
-    r.keys(m, {"symbols", "generic", "x", "clauses", "separator", "hybrid", "match_factions"}, "cost")
     grammar = CostGrammar(
         generic=bool(r.get(m, "generic", bool, "cost", default=False)),
         x=bool(r.get(m, "x", bool, "cost", default=True)),
@@ -198,7 +192,6 @@ def _cost(r: _Reader, raw: LocDict, model: GameModel) -> None:
         r.error(m.key_loc("clauses"), "model-value", "cost.clauses must be info, warning or error")
         grammar.clauses = "info"
     for item, loc in _items(r, m.get("symbols"), "cost.symbols", m.key_loc("symbols")):
-        r.keys(item, {"letter", "name", "icon", "color", "text_color", "rules", "faction"}, "a cost symbol")
         letter = r.get(item, "letter", str, "a cost symbol", required=True)
         if letter and not re.fullmatch(r"[A-Z][A-Za-z0-9]{0,2}", letter):
             r.error(item.key_loc("letter"), "model-value", f"cost symbol '{letter}' must be a capital letter, "
@@ -243,7 +236,6 @@ def _colour(r: _Reader, item: LocDict, key: str, owner: str, default: str) -> st
 def _keywords(r: _Reader, raw: LocDict, model: GameModel) -> None:
     seen: dict[str, int] = {}
     for item, loc in _items(r, raw.get("keywords"), "keywords", raw.key_loc("keywords")):
-        r.keys(item, {"name", "reminder", "rules", "note"}, "a keyword")
         name = r.get(item, "name", str, "a keyword", required=True)
         if not name:
             continue
@@ -286,7 +278,6 @@ def _count(r: _Reader, m: LocDict, key: str, where: str) -> int | None:
 
 def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
     for item, loc in _items(r, raw.get("collation"), "collation", raw.key_loc("collation")):
-        r.keys(item, {"name", "where", "cards", "copies", "rarities"}, "a collation group")
         name = r.get(item, "name", str, "a collation group", required=True) or "?"
         group = CollationGroup(name, _where(r, item, f"collation group '{name}'", model),
                                _count(r, item, "cards", name), _count(r, item, "copies", name), loc=loc)
@@ -304,7 +295,6 @@ def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
             if not isinstance(counts, LocDict):
                 r.error(rar.key_loc(rname), "model-type", f"rarity '{rname}' of '{name}' must map designs/copies")
                 continue
-            r.keys(counts, {"designs", "copies"}, f"rarity '{rname}' of '{name}'")
             group.rarities[rname] = RarityCount(_count(r, counts, "designs", f"{name} {rname}"),
                                                 _count(r, counts, "copies", f"{name} {rname}"))
         model.collation.append(group)
@@ -317,7 +307,6 @@ def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
     m = r.mapping(n, "numbering", raw.key_loc("numbering"))
     if m is None:
         return
-    r.keys(m, {"field", "pattern", "unassigned", "case_sensitive", "required", "prefixes"}, "numbering")
     scheme = Numbering(loc=raw.key_loc("numbering"))
     scheme.key = r.get(m, "field", str, "numbering", default=scheme.key)
     scheme.pattern = r.get(m, "pattern", str, "numbering", default=scheme.pattern)
@@ -334,7 +323,6 @@ def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
         r.error(m.key_loc("pattern"), "model-value", f"numbering.pattern is not a valid regular expression: {exc}")
         scheme.pattern = Numbering.pattern
     for item, loc in _items(r, m.get("prefixes"), "numbering.prefixes", m.key_loc("prefixes")):
-        r.keys(item, {"prefix", "where", "total"}, "a numbering prefix")
         prefix = r.get(item, "prefix", str, "a numbering prefix", required=True)
         if prefix is not None:
             scheme.prefixes.append(NumberPrefix(prefix, _where(r, item, f"prefix '{prefix}'", model),
@@ -349,7 +337,6 @@ def _card(r: _Reader, raw: LocDict, model: GameModel) -> None:
     m = r.mapping(c, "card", raw.key_loc("card"))
     if m is None:
         return
-    r.keys(m, {"size", "bleed", "safe", "corner_radius"}, "card")
     checks: dict[str, Callable[[Any], Any]] = {"size": card_size, "bleed": bleed, "safe": safe,
                                                "corner_radius": length}
     for key, parse in checks.items():
@@ -381,14 +368,29 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     for section in REQUIRED_SECTIONS:
         if section not in raw:
             r.error((1, 1), "model-missing-section", f"game.yaml has no '{section}' section")
-    game = r.get(raw, "game", LocDict, "game.yaml", default=LocDict())
-    r.keys(game, {"id", "name", "version", "description", "source", "sample"}, "game")
+    # every section is walked once through its declaration (model/schema.py): unknown keys, types, ranges,
+    # units and colours become findings here, and the builders below read only what is valid
+    clean = LocDict()
+    clean.loc, clean.key_locs = raw.loc, dict(raw.key_locs)
+    source = raw
+
+    def walk(section: str, model: Any) -> None:
+        if source.get(section) is not None:
+            value = check_section(section, source[section], source.key_loc(section),
+                                  lambda loc, code, message, hint: r.error(loc, code, message, hint), model)
+            if value is not None:
+                clean[section] = value
+
+    for section in ("game", "card", "fields", "vocabularies", "cost", "text", "keywords", "placeholders"):
+        walk(section, None)
+    game = clean.get("game") or LocDict()
     model = GameModel(
-        id=game_id, name=r.get(game, "name", str, "game", default=game_id), file=shown,
-        version=str(game.get("version") or ""), description=r.get(game, "description", str, "game", default=""),
+        id=game_id, name=str(game.get("name") or game_id), file=shown,
+        version=str(game.get("version") or ""), description=str(game.get("description") or ""),
         info=dict(game), section_locs={k: raw.key_loc(k) for k in raw},
         digest=hashlib.sha1(doc.text.encode("utf-8")).hexdigest(),
     )
+    raw = clean
     _vocabularies(r, raw, model)
     _fields(r, raw, model)
     for spec in model.fields.values():
@@ -404,18 +406,16 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     _cost(r, raw, model)
     _keywords(r, raw, model)
     text = r.get(raw, "text", LocDict, "game.yaml", default=LocDict())
-    r.keys(text, {"keyword_lines", "bare_symbols", "fields"}, "text")
     model.keyword_lines = bool(r.get(text, "keyword_lines", bool, "text", default=False))
     model.bare_symbols = bool(r.get(text, "bare_symbols", bool, "text", default=False))
     model.text_fields = r.strings(text, "fields", "text") or [f for f in ("text",) if f in model.fields]
     model.placeholders = r.strings(raw, "placeholders", "game.yaml")
+    for section in ("collation", "numbering", "limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):
+        walk(section, model)  # these select cards by field: checked once the fields are known
     _collation(r, raw, model)
     _numbering(r, raw, model)
     _card(r, raw, model)
-    for key in ("limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):  # declared in model/schema.py: checked here
+    for key in ("limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):
         if raw.get(key) is not None:
-            checked = check_section(key, raw[key], raw.key_loc(key), lambda loc, code, message, hint:
-                                    r.error(loc, code, message, hint), model)
-            if checked is not None:
-                setattr(model, key, checked)
+            setattr(model, key, raw[key])
     return model, sort_findings(r.findings)

@@ -8,11 +8,16 @@ declarations (`reference()`), and a test fails when it is stale.
 """
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .. import units
 from ..errors import did_you_mean
+from ..units import UnitError
 from ..yamlio import Loc, LocDict, LocList
+from .game import FIELD_TYPES, ROLES
 
 Report = Callable[[Loc, str, str, "str | None"], None]  # (where, code, message, hint)
 
@@ -42,7 +47,7 @@ class Int(Spec):
             report(loc, "model-type", f"{where} must be a whole number, not {_show(value)}", None)
             return None
         if not self.low <= value <= self.high:
-            report(loc, "model-value", f"{where} must be from {self.low:,} to {self.high:,}, not {_show(value)}", None)
+            report(loc, "model-value", f"{where} must be from {self.low:,} to {self.high:,}, not {value:,}", None)
             return None
         return value
 
@@ -210,6 +215,135 @@ class Where(Spec):
         return out
 
 
+@dataclass
+class Named(Spec):
+    """Entries with names: a list of mappings with 'name' (or of plain names), or a mapping of name -> entry."""
+
+    item: Spec = field(default_factory=Spec)
+
+    def kind(self) -> str:
+        return f"list (or mapping by name) of {self.item.kind()}"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, list):
+            out = LocList()
+            out.loc, out.item_locs = getattr(value, "loc", loc), []
+            for i, item in enumerate(value):
+                at = value.item_loc(i) if isinstance(value, LocList) else loc
+                checked = item if isinstance(item, str) else self.item.check(item, f"{where}[{i + 1}]", at, report,
+                                                                             model)
+                if checked is not None:
+                    out.append(checked)
+                    out.item_locs.append(at)
+            return out
+        if isinstance(value, dict):
+            out_map = LocDict()
+            out_map.loc, out_map.key_locs = getattr(value, "loc", loc), {}
+            for name, item in value.items():
+                at = value.key_loc(name) if isinstance(value, LocDict) else loc
+                checked = LocDict() if item is None else self.item.check(item, f"{where}.{name}", at, report, model)
+                if checked is not None:
+                    if item is None:
+                        checked.loc, checked.key_locs = at, {}
+                    out_map[name] = checked
+                    out_map.key_locs[name] = at
+            return out_map
+        report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
+        return None
+
+
+@dataclass
+class Open(Section):
+    """A mapping with declared keys plus free ones (a vocabulary value's attributes for templates). Free keys
+    that name a colour (color, colour, light, dark, …_color) must hold one."""
+
+    def kind(self) -> str:
+        return "mapping (free attributes allowed)"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, dict):
+            report(loc, "model-type", f"{where} must be a mapping, not {_show(value)}", None)
+            return None
+        known = LocDict({k: v for k, v in value.items() if k in self.keys})
+        known.loc, known.key_locs = getattr(value, "loc", loc), dict(getattr(value, "key_locs", {}))
+        out = Section.check(self, known, where, loc, report, model)
+        for key, item in value.items():
+            if key in self.keys:
+                continue
+            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            close = difflib.get_close_matches(str(key), list(self.keys), n=1, cutoff=0.8)
+            if close:  # 'requries': a typo of a declared key would silently drop its rule ('frame' is no typo)
+                report(at, "model-unknown-key", f"'{key}' in {where} looks like a misspelt key",
+                       f"did you mean '{close[0]}'?")
+                continue
+            if COLOUR_NAME.search(str(key)):
+                item = Colour().check(item, f"{where}.{key}", at, report, model)
+            elif isinstance(item, dict):
+                report(at, "model-type", f"{where}.{key} must be a value or a list of values", None)
+                item = None
+            if item is not None:
+                out[key] = item
+                out.key_locs[key] = at
+        return out
+
+
+COLOUR_NAME = re.compile(r"(^|_)(colou?r|light|dark|tint|ink)$")
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+@dataclass
+class Colour(Spec):
+    def kind(self) -> str:
+        return "colour `#rrggbb` or `#rgb`"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if not isinstance(value, str) or not HEX.fullmatch(value.strip()):
+            report(loc, "model-colour", f"{where} is {_show(value)}, not a colour", "write '#rrggbb' or '#rgb'")
+            return None
+        return value
+
+
+@dataclass
+class Unit(Spec):
+    """A physical length or size with its unit, within a sane range (units.py)."""
+
+    parse: Callable[[Any], Any] = field(default=lambda v: v)
+    what: str = "length with unit"
+
+    def kind(self) -> str:
+        return self.what
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        try:
+            self.parse(value)
+        except UnitError as exc:
+            report(loc, "model-unit", str(exc), None)
+            return None
+        return value
+
+
+@dataclass
+class Vocab(Spec):
+    """A vocabulary: a list of values, or `{terms: [...], open: true}` for one that accepts new values."""
+
+    term: Spec = field(default_factory=Spec)
+
+    def kind(self) -> str:
+        return "list of values (names or mappings), or {terms, open}"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, dict) and "terms" in value:
+            return Section(keys={"terms": Named(item=self.term), "open": Bool()}).check(value, where, loc, report,
+                                                                                      model)
+        return Named(item=self.term).check(value, where, loc, report, model)
+
+
+@dataclass
+class Anything(Spec):
+    def kind(self) -> str:
+        return "free text or structure (for people)"
+
+
 def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
@@ -224,8 +358,66 @@ SLOT = Section(keys={"sheet": Text("the sheet the slot draws from", required=Tru
 PASSES = ListOf("pass direction per round: left or right (one word: every round)",
                 item=Text(choices=("left", "right")), one_or_more=True)
 
+WORDS = ListOf(item=Text(), one_or_more=True)
 DECK_KEYS: dict[str, Spec] = {}
 SECTIONS: dict[str, Spec] = {
+    "game": Section("the game itself", required=True, keys={
+        "id": Text("a short id (the folder name is used)"), "name": Text("the game's name, printed on cards"),
+        "version": Scalar("the rules' version"), "description": Text("one paragraph about the game"),
+        "source": Text("where the rules come from"), "sample": Scalar("a note that the content is a sample")}),
+    "card": Section("the physical card (templates may override)", keys={
+        "size": Unit("trim size: '63mm x 88mm' or poker, poker-eu, bridge, tarot, mini (default 63 x 88 mm)",
+                     parse=units.card_size, what="size, each side 10-400 mm"),
+        "bleed": Unit("bleed around the trim (default 3 mm)", parse=units.bleed, what="length 0-20 mm"),
+        "safe": Unit("safe zone inside the trim (default 3 mm)", parse=units.safe, what="length 0-50 mm"),
+        "corner_radius": Unit("rounded corners, for previews", parse=units.length)}),
+    "fields": Named("every field a card may have", required=True, item=Section(keys={
+        "name": Text("the field's name (in the list form)"),
+        "type": Text(f"one of {', '.join(FIELD_TYPES)} (default text)"),
+        "vocab": Text("the vocabulary of an enum or list field"),
+        "values": WORDS, "required": Bool("a card must have it (drafts: a warning)"),
+        "min": Int("smallest whole number", low=-10 ** 9, high=10 ** 9),
+        "max": Int("largest whole number", low=-10 ** 9, high=10 ** 9),
+        "max_length": Int("most characters (a warning beyond)", low=1, high=10 ** 6),
+        "label": Text("how the field is labelled on cards and in reports"),
+        "role": Text(f"what the field means to tools: {', '.join(ROLES)}")})),
+    "vocabularies": MapOf("named lists of values and what each implies", item=Vocab(term=Open(keys={
+        "name": Text("the value", required=True), "aliases": WORDS, "requires": WORDS, "forbids": WORDS,
+        "warn": Text("a warning for every card using the value"), "note": Text("a note for people")}))),
+    "cost": Section("the cost grammar (docs/model.md)", keys={
+        "symbols": ListOf("the cost symbols", item=Section(keys={
+            "letter": Text("one capital letter, or up to 3 characters starting with one", required=True),
+            "name": Text("its name"), "icon": Text("an icon name for templates"),
+            "color": Colour("its colour (default #444444)"), "text_color": Colour("its letter's colour (default #ffffff)"),
+            "rules": Text("what it means, for the rulebook"), "faction": Text("the faction it belongs to")})),
+        "generic": Bool("allow {2} (default false)"), "x": Bool("allow X (default true)"),
+        "hybrid": Bool("allow {E/G} (default true)"), "match_factions": Bool("symbols must match factions"),
+        "clauses": Text("severity of free-text clauses (default info)", choices=("info", "warning", "error")),
+        "separator": Text("between a cost's parts (default ',')")}),
+    "text": Section("how card text is read", keys={
+        "keyword_lines": Bool("lines like 'Shield' or 'Bleed - …' declare keywords"),
+        "bare_symbols": Bool("runs of symbol letters standing alone are symbols"),
+        "fields": ListOf("the fields that hold rules text (default: text)", item=Text(), one_or_more=True)}),
+    "keywords": Named("the glossary", item=Section(keys={
+        "name": Text("the keyword", required=True), "reminder": Text("reminder text"), "rules": Text("rules text"),
+        "note": Text("a note for people")})),
+    "placeholders": ListOf("values that mean 'not written yet'", item=Text(), one_or_more=True),
+    "collation": Named("one print run: groups of designs and copies", item=Section(keys={
+        "name": Text("the group's name", required=True), "where": Where("its cards"),
+        "cards": Int("cards in the group", high=1_000_000), "copies": Int("copies of each design", high=10_000),
+        "rarities": MapOf("designs and copies per rarity", item=Section(keys={
+            "designs": Int("designs of that rarity", high=1_000_000),
+            "copies": Int("copies of each", high=10_000)}))})),
+    "numbering": Section("the collector-number scheme", keys={
+        "field": Text("the field holding the number (default number)"),
+        "pattern": Text("a regular expression with a named group 'index' ('prefix', 'total' optional)"),
+        "unassigned": Text("what a not-yet-numbered card says (default x)"),
+        "case_sensitive": Bool("prefixes must match in case (default true)"),
+        "required": Bool("cards a prefix selects must have a number"),
+        "prefixes": ListOf("the prefixes", item=Section(keys={
+            "prefix": Text("the prefix", required=True), "where": Where("its cards"),
+            "total": Int("the total printed after the slash", high=1_000_000)}))}),
+    "notes": Anything("notes for people; cardgen ignores them"),
     "deck": Section("what a legal deck is (docs/model.md, deck rules)", keys=DECK_KEYS)}
 DECK_KEYS.update({
         "format": Text("the deck-list dialect (docs/model.md, deck rules)", choices=("plain", "character")),

@@ -65,6 +65,12 @@ def _check_value(card: Card, ctx: Context, spec: FieldSpec, value: object) -> It
             yield from _check_term(card, ctx, spec, value)
     elif kind == "list":
         items = value if isinstance(value, list) else [value]
+        if spec.max_length and len(items) > spec.max_length:
+            yield ctx.at(card, key, Severity.ERROR, "too-many-values",
+                         f"'{key}' has {len(items)} values; the model allows {spec.max_length}")
+        repeated = sorted({str(i) for i in items if items.count(i) > 1})
+        if repeated:
+            yield ctx.at(card, key, Severity.ERROR, "repeated-value", f"'{key}' lists {', '.join(repeated)} twice")
         for item in items:
             if not isinstance(item, str):
                 yield ctx.at(card, key, Severity.ERROR, "wrong-type", f"'{key}' entries must be text, got {_show(item)}")
