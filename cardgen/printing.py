@@ -153,10 +153,27 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
         named[file_stem(card.id)] = front
         if back is not None:
             named.setdefault(f"back-{back.template.name}", back)
-    faces = list(named.values())
+    # PNGs are cached by face, resolution and cardgen's drawing code: a rebuild rasterises only changed faces
+    from .render.facecache import code_digest
+
+    cache = studio.ws.output_dir(studio.game) / ".cache" / "png"
+    tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"
+    cached = {name: cache / f"{face.key}-{tag}.png" for name, face in named.items()}
+    missing = [name for name, path in cached.items() if not path.is_file()]
+    for name, png in zip(missing, render_pngs([named[n] for n in missing], studio.fonts, studio.model, dpi=opts.dpi,
+                                              p=p)):
+        write_atomic(cached[name], png)
     result = JobResult()
-    for i, (name, png) in enumerate(zip(named, render_pngs(faces, studio.fonts, studio.model, dpi=opts.dpi, p=p))):
-        path = write_atomic(inside(out_dir, f"{name}.png"), png)
+    for i, name in enumerate(named):
+        path = write_atomic(inside(out_dir, f"{name}.png"), cached[name].read_bytes())
         result.outputs.append(Output(path, name))
-        progress("png", i + 1, len(faces))
+        progress("png", i + 1, len(named))
+    prune_cache(cache, "*.png", {p.name for p in cached.values()}, keep_others_of=tag)
     return result
+
+
+def prune_cache(folder: Path, pattern: str, used: set[str], keep_others_of: str) -> None:
+    """Drop cached files of this kind (same resolution and code) that no face uses any more."""
+    for old in folder.glob(pattern):
+        if keep_others_of in old.name and old.name not in used:
+            old.unlink(missing_ok=True)
