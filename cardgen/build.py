@@ -55,7 +55,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     result.outputs.append(Output(write_atomic(out / "validation.txt", report + "\n"), "validation report"))
     result.outputs.append(Output(write_atomic(out / "sheets.pdf", sheets_pdf), described))
     if opts.png:
-        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi), out / "png", progress)
+        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True), out / "png", progress)
         total = sum(o.size for o in pngs.outputs)
         result.outputs.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
                                                   f"({total / 1048576:.1f} MB)"))

@@ -257,7 +257,7 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
     if deck is not None:
         raise click.UsageError("--deck goes with --to; --png exports every face")
     folder = out or ws.output_dir(game) / (f"png-{preset}" if preset else "png")
-    result = export_pngs(open_studio(ws, game), PngOptions(dpi, preset, out, only), folder, _progress())
+    result = export_pngs(open_studio(ws, game), PngOptions(dpi, preset, out, only, cache=True), folder, _progress())
     result.notes.append(f"{len(result.outputs)} PNG files in {ws.shown(folder)}")
     result.outputs = []
     _finish(result, ws)

@@ -133,6 +133,7 @@ class PngOptions:
     preset: str | None = None
     out: Path | None = None
     only: str | None = None
+    cache: bool = False  # keep rendered PNGs in the workspace's output/GAME/.cache/png (build, export --png)
 
 
 def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progress = _quiet) -> JobResult:
@@ -153,7 +154,15 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
         named[file_stem(card.id)] = front
         if back is not None:
             named.setdefault(f"back-{back.template.name}", back)
-    # PNGs are cached by face, resolution and cardgen's drawing code: a rebuild rasterises only changed faces
+    result = JobResult()
+    if not opts.cache:
+        for i, (name, png) in enumerate(zip(named, render_pngs(list(named.values()), studio.fonts, studio.model,
+                                                               dpi=opts.dpi, p=p))):
+            result.outputs.append(Output(write_atomic(inside(out_dir, f"{name}.png"), png), name))
+            progress("png", i + 1, len(named))
+        return result
+    # cached by face, resolution and cardgen's drawing code (in output/GAME/.cache/png): a rebuild
+    # rasterises only the faces that changed
     from .render.facecache import code_digest
 
     cache = studio.ws.output_dir(studio.game) / ".cache" / "png"
@@ -163,7 +172,6 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     for name, png in zip(missing, render_pngs([named[n] for n in missing], studio.fonts, studio.model, dpi=opts.dpi,
                                               p=p)):
         write_atomic(cached[name], png)
-    result = JobResult()
     for i, name in enumerate(named):
         path = write_atomic(inside(out_dir, f"{name}.png"), cached[name].read_bytes())
         result.outputs.append(Output(path, name))

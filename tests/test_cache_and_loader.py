@@ -81,3 +81,25 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
     assert [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in par_cat] == \
         [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in serial_cat]
     assert len(par_cat) == 1000  # the broken file gives a finding, not cards
+
+
+def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, monkeypatch) -> None:
+    from cardgen import printing
+    from cardgen.printing import PngOptions, export_pngs
+
+    rendered: list[int] = []
+    original = printing.render_pngs
+
+    def counting(faces, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rendered.append(len(faces))
+        return original(faces, *args, **kwargs)
+
+    monkeypatch.setattr(printing, "render_pngs", counting)
+    out = scratch_ws.root / "output" / "clean" / "png"
+    first = export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
+    again = export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
+    assert rendered == [4, 0] and len(first.outputs) == len(again.outputs) == 4
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
+    assert rendered == [4, 0, 1]  # only the edited card
