@@ -257,19 +257,9 @@ def _where(r: _Reader, item: LocDict, owner: str, model: GameModel) -> dict[str,
     return dict(where)
 
 
-MAX_COPIES = 10_000  # copies of one design in one print run; more is a typo that would print for hours
-MAX_CARDS = 1_000_000
-
-
 def _count(r: _Reader, m: LocDict, key: str, where: str) -> int | None:
-    """A collation count: a whole number, 0 or more (0 copies prints none: a warning), within sane bounds."""
+    """A collation count (its type and range are declared in schema.py); 0 copies prints none: a warning."""
     value = r.get(m, key, int, f"collation group '{where}'")
-    if value is None:
-        return None
-    top = MAX_COPIES if key == "copies" else MAX_CARDS
-    if value < 0 or value > top:
-        r.error(m.key_loc(key), "model-value", f"'{key}' of '{where}' must be from 0 to {top:,}, not {value:,}")
-        return None
     if value == 0 and key == "copies":
         r.error(m.key_loc(key), "model-value", f"'{where}' has 0 copies: its designs are not printed",
                 "leave them out of the collation, or give them copies", severity=Severity.WARNING)
