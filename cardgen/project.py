@@ -62,7 +62,7 @@ class Studio:
         return sort_findings(set(out))
 
     def selector(self, expr: str | None) -> Callable[[Card], bool]:
-        """--only EXPR: a Jinja2 expression over `card`, e.g. "'Dark' in card.factions"."""
+        """--only EXPR: a Jinja2 expression over `card`, e.g. "card.rarity == 'rare'"."""
         if not expr:
             return lambda card: True
         try:

@@ -395,7 +395,7 @@ SECTIONS: dict[str, Spec] = {
         "clauses": Text("severity of free-text clauses (default info)", choices=("info", "warning", "error")),
         "separator": Text("between a cost's parts (default ',')")}),
     "text": Section("how card text is read", keys={
-        "keyword_lines": Bool("lines like 'Shield' or 'Bleed - …' declare keywords"),
+        "keyword_lines": Bool("lines like 'Guard' or 'Poison - …' declare keywords"),
         "bare_symbols": Bool("runs of symbol letters standing alone are symbols"),
         "fields": ListOf("the fields that hold rules text (default: text)", item=Text(), one_or_more=True)}),
     "keywords": Named("the glossary", item=Section(keys={
@@ -435,7 +435,7 @@ DECK_KEYS.update({
             "where": Where("cards of that deck")})),
         "from_pool": Text("decks are built from a drafted pool", choices=("draft",)),
         "character": Section("a herocrafting character: groups of cards named by a field's values", keys={
-            "groups_field": Text("the field whose values name the list's groups ('Warrior Cards: …')", required=True),
+            "groups_field": Text("the field whose values name the list's groups ('<Group> Cards: …')", required=True),
             "role_attr": Text("the vocabulary attribute that says each value's role", required=True),
             "primary": Section("the one main group", keys={
                 "role": Text("its role value"), "count": Int("groups chosen", high=100),
@@ -445,17 +445,17 @@ DECK_KEYS.update({
                 "cards": Int("cards from them together", high=100_000),
                 "share": Int("colour pips a secondary group must share with the primary", high=10)}),
             "signature": Section("the character's signature card, from the primary group", keys={
-                "section": Text("its name in a list ('Ultimate - …')"), "where": Where("what it is"),
+                "section": Text("its name in a list ('<Signature> - …')"), "where": Where("what it is"),
                 "count": Int("how many", high=100)}),
             "extras": Section("extra cards chosen alongside", keys={
-                "section": Text("their name in a list ('Traits - …')"), "where": Where("what they are"),
+                "section": Text("their name in a list ('<Extras> - …')"), "where": Where("what they are"),
                 "count": Int("how many", high=100)}),
             "pips": Section("colour pips", keys={
                 "attr": Text("the vocabulary attribute holding a group's pips"),
                 "requires": Text("the card field holding an extra card's pip needs")}),
             "feats": Int("signature and extras together", high=100),
-            "names": MapOf("words for messages (primary: Specialization …)", item=Text())}),
-        "copies": ListOf("copy limits for some cards (Relics: 1)", item=Section(keys={
+            "names": MapOf("words for messages (primary: …, secondary: …)", item=Text())}),
+        "copies": ListOf("copy limits for some cards (one copy of each artifact)", item=Section(keys={
             "where": Where("the cards the limit is for"), "max": Int("copies of each at most", high=100_000)})),
         "distinct": ListOf("at most N distinct values of a field in the main deck", item=Section(keys={
             "field": Text("the field", required=True), "max": Int("distinct values at most", low=1, high=1_000)})),

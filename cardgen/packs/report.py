@@ -21,7 +21,7 @@ def label_fields(model: GameModel) -> Labels:
 
 
 def _label(card_id: str, catalog: Catalog, fields: Labels) -> str:
-    """'Hulking Demon (Dark, common)': the card's name with its faction and rarity, as the model names them."""
+    """'Ember Guard (Red, common)': the card's name with its faction and rarity, as the model names them."""
     card = catalog.by_id().get(card_id)
     if card is None:
         return card_id

@@ -140,7 +140,7 @@ def _cost_factions(card: Card, ctx: Context, key: str, sequence: list[str]) -> I
 
 @card_check("kind-rules")
 def check_term_rules(card: Card, ctx: Context) -> Iterator[Finding]:
-    """Fields a card's faction, kind, rarity… requires or forbids (e.g. every Entity has AP and HP)."""
+    """Fields a card's faction, kind, rarity… requires or forbids (e.g. every unit has power and toughness)."""
     for spec, vocab in ctx.term_fields:
         for value in card.values(spec.name):
             term = vocab.lookup(value)[0] if isinstance(value, str) else None
