@@ -97,3 +97,21 @@ def test_generic_code_asks_the_model_for_roles_not_field_names() -> None:
     offenders = [f"{p.relative_to(PKG)}:{n}" for p in PKG.rglob("*.py") if "model" not in p.relative_to(PKG).parts
                  for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if '"rarity"' in line]
     assert offenders == []
+
+
+BUNDLED_WORDS = ("Power Trip", "Aether", "Ivion", "Entity", "Monster", "Magicks", "Arcana", "Specialization",
+                 "Ultimate", "Trait", "Winterborn", "Steward", "Hulking Demon", "Brick", "Dark", "Relic")
+
+
+def test_no_bundled_game_words_in_generic_code() -> None:
+    """Generic code asks the model; a bundled game's names, kinds or keywords in a string of cardgen/ would
+    mean a rule that only works for that game (comments may still give them as examples)."""
+    import re
+
+    hits = []
+    for path in PKG.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                hits += [f"{path.relative_to(PKG)}:{node.lineno}: {w}" for w in BUNDLED_WORDS
+                         if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", node.value)]
+    assert hits == []

@@ -1,6 +1,6 @@
 """Turn a DeckList and a game's `deck:` rules into findings: sizes, copies, sections, and character rules.
 
-Rules the data cannot decide (an Ivion colour pip the source never gives) are reported as `unverifiable`
+Rules the data cannot decide (a colour pip the source never gives) are reported as `unverifiable`
 info, never as broken rules.
 """
 from __future__ import annotations

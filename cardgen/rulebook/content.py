@@ -140,7 +140,7 @@ class BookContent:
             args = ast.literal_eval(f"({raw},)") if raw.strip() else ()
         except (ValueError, SyntaxError):
             return self._problem(file, line, "rulebook-directive", f"cannot read the arguments of {name}({raw})",
-                                 'write them as Python literals, e.g. card("Hulking Demon")')
+                                 'write them as Python literals, e.g. card("Ember Guard")')
         try:
             return handlers[name](*args, where=(file, line))
         except TypeError as exc:
