@@ -67,7 +67,8 @@ def run_packs(ws: Workspace, game: str, opts: PackOptions) -> JobResult:
             text = report.stats_text(stats, result.catalog, fields) + "\n" + \
                 report.expected_text(fmt.expected(), result.catalog, fields)
         else:
-            stats = exhaust_stats(fmt, game, players, opts.stats, seed, fields[1], by_id=result.catalog.by_id())
+            stats = exhaust_stats(fmt, game, players, opts.stats, seed, fields[1], result.model.placeholders,  # type: ignore[union-attr]
+                                  by_id=result.catalog.by_id())
             text = report.stats_text(stats, result.catalog, fields)
         outputs = []
         if opts.out is not None:

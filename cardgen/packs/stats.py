@@ -309,6 +309,7 @@ def slot_stats(fmt: PackFormat, packs: int, seed: int, players: int = 8) -> Stat
 
 
 def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int, rarity_field: str | None = None,
+                  placeholders: Sequence[str] = (),
                   by_id: dict | None = None) -> Stats:
     """Deal `pods` pods: per-card counts against the run's copies, duplicate rate, and rarity mix per round."""
     stats = Stats(fmt.name, fmt.mode, pods, 0)
@@ -325,7 +326,7 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
                 dup += 1
             if by_id is not None and rarity_field:
                 mix = stats.by_round.setdefault(pack.round, Counter())
-                mix.update(str(by_id[c].get(rarity_field) or "no rarity") for c in pack.cards)
+                mix.update(_rarity(by_id[c].get(rarity_field), placeholders) for c in pack.cards)
     stats.expected = {c.id: copies * share * pods for c, copies in fmt.pool}
     stats.duplicate_rate = dup / max(1, stats.packs)
     ids = list(stats.expected)
@@ -333,3 +334,9 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
     stats.sheets.append(SheetStats("print run", len(ids), chi2, dof, p))
     stats.joint = exhaust_joint(fmt, dealt, players)
     return stats
+
+
+def _rarity(value: object, placeholders: Sequence[str]) -> str:
+    """A card's rarity for the mix table; a placeholder ('[]') is no rarity yet."""
+    text = str(value or "").strip()
+    return "no rarity" if not text or text.lower() in {p.strip().lower() for p in placeholders} else text
