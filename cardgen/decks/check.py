@@ -12,6 +12,7 @@ from typing import Any, Iterator
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
+from ..model.deckrules import CharacterRules, DeckRules
 from ..model.game import GameModel, matches
 from .reader import DeckList, Dialect, Entry
 
@@ -20,21 +21,17 @@ def _f(deck: DeckList, line: int, severity: Severity, code: str, message: str, h
     return Finding(deck.file, line, 1, severity, code, None, message, hint)
 
 
-def deck_rules(model: GameModel, name: str | None) -> dict[str, Any]:
-    """The model's deck rules, with a named format's rules laid over them ('main' merged key by key)."""
-    rules: dict[str, Any] = dict(model.deck or {})
-    formats = rules.pop("formats", None) or {}
+def deck_rules(model: GameModel, name: str | None) -> DeckRules:
+    """The model's deck rules, or one of its named formats laid over them."""
+    rules = model.deck
     if not name:
         return rules
-    if name not in formats:
+    if name not in rules.formats:
         from ..errors import CardgenError
 
-        raise CardgenError(f"no deck format '{name}' in {model.name} (formats: {', '.join(formats) or 'none'})"
-                           + (f"; {hint}" if (hint := did_you_mean(name, list(formats))) else ""))
-    chosen = dict(formats[name])
-    if "main" in chosen:
-        chosen["main"] = {**(rules.get("main") or {}), **chosen["main"]}
-    return {**rules, **chosen}
+        raise CardgenError(f"no deck format '{name}' in {model.name} (formats: {', '.join(rules.formats) or 'none'})"
+                           + (f"; {hint}" if (hint := did_you_mean(name, list(rules.formats))) else ""))
+    return rules.with_format(name)
 
 
 def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[str] | None = None,
@@ -45,17 +42,17 @@ def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[st
         out.append(_f(deck, 1, Severity.ERROR, "deck-empty", "the deck list names no cards"))
     out += list(_main_rules(deck, rules, resolved))
     out += list(_sections(deck, rules, resolved))
-    if rules.get("character"):
-        out += list(_character(deck, rules["character"], resolved, model))
+    if rules.character is not None:
+        out += list(_character(deck, rules.character, resolved, model))
     if pool is not None:
         out += list(_from_pool(deck, resolved, pool, rules))
-    elif rules.get("from_pool") == "draft":
+    elif rules.from_pool == "draft":
         out.append(_f(deck, 1, Severity.INFO, "deck-pool-unchecked",
                       "this game's decks are built from a drafted pool (deck.from_pool: draft), which was not given",
                       "pass --pool with a draft made by 'cardgen draft --format json', and --seat"))
-    elif rules.get("from_pool") not in (None, "draft"):
+    elif rules.from_pool not in (None, "draft"):
         out.append(_f(deck, 1, Severity.WARNING, "deck-pool-unknown",
-                      f"deck.from_pool is {rules.get('from_pool')!r}; the only pool cardgen knows is 'draft'"))
+                      f"deck.from_pool is {rules.from_pool!r}; the only pool cardgen knows is 'draft'"))
     return sorted(out, key=lambda f: (f.line, f.code))
 
 
@@ -76,40 +73,36 @@ def resolve(deck: DeckList, catalog: Catalog, game: str | None = None) -> tuple[
     return resolved, findings
 
 
-def _main_entries(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> list[tuple[Entry, Card]]:
-    sections = set((rules.get("sections") or {}).keys())
-    character = rules.get("character")
-    character = character and {(character.get("signature") or {}).get("section", "signature"),
-                                (character.get("extras") or {}).get("section", "extras")}
-    return [(e, c) for e, c in resolved if e.section not in sections and not (character and e.section in character)]
+def _main_entries(deck: DeckList, rules: DeckRules, resolved: list[tuple[Entry, Card]]) -> list[tuple[Entry, Card]]:
+    apart = set(rules.sections)
+    if rules.character is not None:
+        apart |= {rules.character.signature.section, rules.character.extras.section}
+    return [(e, c) for e, c in resolved if e.section not in apart]
 
 
-def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
-    main = dict(rules.get("main") or {})
-    if "min_cards" in rules:
-        main.setdefault("min", rules["min_cards"])
+def _main_rules(deck: DeckList, rules: DeckRules, resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
+    main = rules.main
     entries = _main_entries(deck, rules, resolved)
-    separate = {name: spec.get("where", {}) for name, spec in (rules.get("separate_decks") or {}).items()}
-    counted = [(e, c) for e, c in entries if not any(matches(w, c.data) for w in separate.values())]
+    counted = [(e, c) for e, c in entries if not any(matches(w, c.data) for w in rules.separate_decks.values())]
     # sizes count what the list says: a misspelt name is one finding (unknown card), not two
     known = {id(e) for e, _ in resolved}
     unknown = [e for e in deck.entries if id(e) not in known and e.section in {x.section for x, _ in entries} | {"main"}]
     total = sum(e.count for e, _ in counted) + sum(e.count for e in unknown)
     first = min([e.line for e, _ in counted] + [e.line for e in unknown], default=1)
-    size, low, high = main.get("size"), main.get("min"), main.get("max")
+    size, low, high = main.size, main.min, main.max
     if size is not None and total != size:
         yield _f(deck, first, Severity.ERROR, "deck-size", f"the deck has {total} cards; it must have exactly {size}")
     if low is not None and total < low:
         yield _f(deck, first, Severity.ERROR, "deck-size", f"the deck has {total} cards; it needs at least {low}")
     if high is not None and total > high:
         yield _f(deck, first, Severity.ERROR, "deck-size", f"the deck has {total} cards; at most {high} are allowed")
-    yield from _outside(deck, counted, main.get("where"), "in the main deck")
-    limit = main.get("max_copies")
+    yield from _outside(deck, counted, main.where, "in the main deck")
+    limit = main.max_copies
     if limit:
         by: Counter[str] = Counter()
         lines: dict[str, int] = {}
         for e, c in counted:
-            key = c.name.lower() if main.get("copies_by", "name") == "name" else c.id
+            key = c.name.lower() if main.copies_by == "name" else c.id
             by[key] += e.count
             lines.setdefault(key, e.line)
         for key, n in by.items():
@@ -119,37 +112,37 @@ def _main_rules(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entr
     yield from _limits(deck, rules, counted)
 
 
-def _limits(deck: DeckList, rules: dict[str, Any], counted: list[tuple[Entry, Card]]) -> Iterator[Finding]:
+def _limits(deck: DeckList, rules: DeckRules, counted: list[tuple[Entry, Card]]) -> Iterator[Finding]:
     """Copy limits for some cards, at most N distinct values of a field, a value all cards share."""
-    for limit in rules.get("copies") or []:
+    for limit in rules.copies:
         by: Counter[str] = Counter()
         lines: dict[str, int] = {}
         for e, c in counted:
-            if matches(limit.get("where") or {}, c.data):
+            if matches(limit.where, c.data):
                 by[c.name] += e.count
                 lines.setdefault(c.name, e.line)
         for name, n in by.items():
-            if n > limit["max"]:
+            if n > limit.max:
                 yield _f(deck, lines[name], Severity.ERROR, "deck-copies",
-                         f"{n} copies of '{name}'; at most {limit['max']} of a card with "
-                         f"{_describe(limit.get('where') or {})} are allowed")
-    for rule in rules.get("distinct") or []:
+                         f"{n} copies of '{name}'; at most {limit.max} of a card with {_describe(limit.where)} "
+                         "are allowed")
+    for field_name, most in rules.distinct:
         seen: dict[str, int] = {}
         for e, c in counted:
-            for value in c.values(rule["field"]):
+            for value in c.values(field_name):
                 seen.setdefault(str(value), e.line)
-        if len(seen) > rule.get("max", 1):
-            third = sorted(seen.items(), key=lambda kv: kv[1])[rule.get("max", 1)]
-            yield _f(deck, third[1], Severity.ERROR, "deck-distinct",
-                     f"{len(seen)} different {rule['field']} ({', '.join(seen)}); at most {rule.get('max', 1)}")
-    for rule in rules.get("share") or []:
+        if len(seen) > most:
+            extra = sorted(seen.items(), key=lambda kv: kv[1])[most]
+            yield _f(deck, extra[1], Severity.ERROR, "deck-distinct",
+                     f"{len(seen)} different {field_name} ({', '.join(seen)}); at most {most}")
+    for field_name in rules.share:
         common: set[str] | None = None
         for e, c in counted:
-            values = {str(v) for v in c.values(rule["field"])}
+            values = {str(v) for v in c.values(field_name)}
             common = values if common is None else common & values
             if not common:
                 yield _f(deck, e.line, Severity.ERROR, "deck-share",
-                         f"'{c.name}' shares no {rule['field']} with the cards before it")
+                         f"'{c.name}' shares no {field_name} with the cards before it")
                 break
 
 
@@ -166,104 +159,95 @@ def _outside(deck: DeckList, entries: list[tuple[Entry, Card]], where: dict[str,
                      f"'{c.name}' cannot be {place} ({_describe(where or {})})")
 
 
-def _sections(deck: DeckList, rules: dict[str, Any], resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
-    for name, spec in (rules.get("sections") or {}).items():
+def _sections(deck: DeckList, rules: DeckRules, resolved: list[tuple[Entry, Card]]) -> Iterator[Finding]:
+    for name, spec in rules.sections.items():
         entries = [(e, c) for e, c in resolved if e.section == name]
         written = [e for e in deck.entries if e.section == name]
         total = sum(e.count for e in written)
         line = written[0].line if written else 1
-        want = spec.get("count")
-        if want is not None and total != want:
+        if spec.count is not None and total != spec.count:
             yield _f(deck, line, Severity.ERROR, "deck-section",
-                     f"{name}: {total} card{'s' * (total != 1)}; it must be exactly {want}")
-        yield from _outside(deck, entries, spec.get("where"), f"the {name}")
+                     f"{name}: {total} card{'s' * (total != 1)}; it must be exactly {spec.count}")
+        yield from _outside(deck, entries, spec.where, f"the {name}")
 
 
-def _character(deck: DeckList, spec: dict[str, Any], resolved: list[tuple[Entry, Card]],
+def _character(deck: DeckList, spec: CharacterRules, resolved: list[tuple[Entry, Card]],
                model: GameModel) -> Iterator[Finding]:
     """A herocrafting character, as the model's `deck.character` describes it: the list's groups are values of
     a field (`groups_field`) whose vocabulary says each value's role (`role_attr`): one `primary` group and
     `secondary` groups with card counts, a `signature` card from the primary group, `extras` cards, and
     colour pips (`pips`) the secondary groups share and the extras require. Every name comes from the model."""
     names = {"primary": "primary group", "secondary": "secondary group", "signature": "signature card",
-             "extras": "extra card", **(spec.get("names") or {})}
-    field_name = spec.get("groups_field") or ""
-    vocab = model.vocab_for(field_name)
-    role_of = {t.name: t.attrs.get(spec.get("role_attr") or "") for t in vocab.terms} if vocab else {}
-    p_spec, s_spec = spec.get("primary") or {}, spec.get("secondary") or {}
-    sig, ext = spec.get("signature") or {}, spec.get("extras") or {}
-    sig_section, ext_section = sig.get("section", "signature"), ext.get("section", "extras")
-    groups = [g for g in deck.sections() if g not in (sig_section, ext_section)]
-    primaries = [g for g in groups if role_of.get(g) == p_spec.get("role")]
-    secondaries = [g for g in groups if role_of.get(g) == s_spec.get("role")]
+             "extras": "extra card", **spec.names}
+    vocab = model.vocab_for(spec.groups_field)
+    role_of = {t.name: t.attrs.get(spec.role_attr) for t in vocab.terms} if vocab else {}
+    primary, secondary, sig, ext = spec.primary, spec.secondary, spec.signature, spec.extras
+    groups = [g for g in deck.sections() if g not in (sig.section, ext.section)]
+    primaries = [g for g in groups if role_of.get(g) == primary.role]
+    secondaries = [g for g in groups if role_of.get(g) == secondary.role]
     first = {g: next(e.line for e in deck.entries if e.section == g) for g in groups}
     for g in groups:
         if g not in role_of:
             yield _f(deck, first[g], Severity.ERROR, "deck-group",
                      f"'{g}' is neither a {names['primary']} nor a {names['secondary']}", did_you_mean(g, list(role_of)))
-    want_primary = p_spec.get("count", 1)
-    if len(primaries) != want_primary:
+    if len(primaries) != primary.count:
         yield _f(deck, first[primaries[1]] if len(primaries) > 1 else 1, Severity.ERROR, "deck-primary",
-                 f"{len(primaries)} {names['primary']}s; choose exactly {want_primary}")
+                 f"{len(primaries)} {names['primary']}s; choose exactly {primary.count}")
     for g in primaries:
         n = sum(e.count for e in deck.entries if e.section == g)
-        if "cards" in p_spec and n != p_spec["cards"]:
+        if primary.cards is not None and n != primary.cards:
             yield _f(deck, first[g], Severity.ERROR, "deck-primary",
-                     f"{n} {g} cards; pick exactly {p_spec['cards']} from your {names['primary']}")
+                     f"{n} {g} cards; pick exactly {primary.cards} from your {names['primary']}")
     n_secondary = sum(e.count for e in deck.entries if e.section in secondaries)
-    if "cards" in s_spec and n_secondary != s_spec["cards"]:
+    if secondary.cards is not None and n_secondary != secondary.cards:
         yield _f(deck, first[secondaries[0]] if secondaries else 1, Severity.ERROR, "deck-secondary",
-                 f"{n_secondary} {names['secondary']} cards; pick exactly {s_spec['cards']} from among your "
+                 f"{n_secondary} {names['secondary']} cards; pick exactly {secondary.cards} from among your "
                  f"{names['secondary']}s")
-    want_secondary = s_spec.get("count", 2)
-    if len(secondaries) > want_secondary:
-        yield _f(deck, first[secondaries[want_secondary]], Severity.ERROR, "deck-secondary",
-                 f"{len(secondaries)} {names['secondary']}s; choose {want_secondary}")
-    elif len(secondaries) < want_secondary:
+    if len(secondaries) > secondary.count:
+        yield _f(deck, first[secondaries[secondary.count]], Severity.ERROR, "deck-secondary",
+                 f"{len(secondaries)} {names['secondary']}s; choose {secondary.count}")
+    elif len(secondaries) < secondary.count:
         yield _f(deck, first[secondaries[0]] if secondaries else 1, Severity.INFO, "deck-unverifiable",
                  f"the list names {len(secondaries)} {names['secondary']}{'s' * (len(secondaries) != 1)} of the "
-                 f"{want_secondary} a character chooses; the others are not named, so they cannot be checked")
+                 f"{secondary.count} a character chooses; the others are not named, so they cannot be checked")
     for e, c in resolved:
-        value = c.get(field_name)
+        value = c.get(spec.groups_field)
         if e.section in groups and value and value != e.section:
             yield _f(deck, e.line, Severity.ERROR, "deck-wrong-section", f"'{c.name}' is a {value} card, not {e.section}")
-    signature = [(e, c) for e, c in resolved if e.section == sig_section]
-    extras = [(e, c) for e, c in resolved if e.section == ext_section]
-    sig_written = [e for e in deck.entries if e.section == sig_section]
-    if len(sig_written) != sig.get("count", 1):
+    signature = [(e, c) for e, c in resolved if e.section == sig.section]
+    extras = [(e, c) for e, c in resolved if e.section == ext.section]
+    sig_written = [e for e in deck.entries if e.section == sig.section]
+    if len(sig_written) != sig.count:
         yield _f(deck, 1, Severity.ERROR, "deck-signature",
-                 f"{len(sig_written)} {names['signature']}s; a character has exactly {sig.get('count', 1)}")
+                 f"{len(sig_written)} {names['signature']}s; a character has exactly {sig.count}")
     for e, c in signature:
-        if not matches(sig.get("where") or {}, c.data):
+        if not matches(sig.where, c.data):
             yield _f(deck, e.line, Severity.ERROR, "deck-signature", f"'{c.name}' is not a {names['signature']}")
-        elif primaries and c.get(field_name) and c.get(field_name) not in primaries:
+        elif primaries and c.get(spec.groups_field) and c.get(spec.groups_field) not in primaries:
             yield _f(deck, e.line, Severity.ERROR, "deck-signature",
-                     f"'{c.name}' is the {c.get(field_name)} {names['signature']}; the {names['primary']} is "
+                     f"'{c.name}' is the {c.get(spec.groups_field)} {names['signature']}; the {names['primary']} is "
                      f"{primaries[0]}")
-    ext_written = [e for e in deck.entries if e.section == ext_section]
-    if len(ext_written) != ext.get("count", 2):
+    ext_written = [e for e in deck.entries if e.section == ext.section]
+    if len(ext_written) != ext.count:
         yield _f(deck, ext_written[0].line if ext_written else 1, Severity.ERROR, "deck-extras",
-                 f"{len(ext_written)} {names['extras']}s; pick {ext.get('count', 2)}")
+                 f"{len(ext_written)} {names['extras']}s; pick {ext.count}")
     for e, c in extras:
-        if not matches(ext.get("where") or {}, c.data):
+        if not matches(ext.where, c.data):
             yield _f(deck, e.line, Severity.ERROR, "deck-extras", f"'{c.name}' is not a {names['extras']}")
     written = ext_written or sig_written or deck.entries
     at = written[0].line if written else 1
     yield from _pips(deck, spec, at, primaries, secondaries, extras, names, vocab)
     feats = len(sig_written) + len(ext_written)
-    if spec.get("feats") and feats != spec["feats"] and len(sig_written) == sig.get("count", 1) and \
-            len(ext_written) == ext.get("count", 2):
-        yield _f(deck, at, Severity.ERROR, "deck-feats", f"{feats} feats; a character has {spec['feats']}")
+    if spec.feats and feats != spec.feats and len(sig_written) == sig.count and len(ext_written) == ext.count:
+        yield _f(deck, at, Severity.ERROR, "deck-feats", f"{feats} feats; a character has {spec.feats}")
 
 
-def _pips(deck: DeckList, spec: dict[str, Any], at: int, primaries: list[str], secondaries: list[str],
+def _pips(deck: DeckList, spec: CharacterRules, at: int, primaries: list[str], secondaries: list[str],
           extras: list[tuple[Entry, Card]], names: dict[str, str], vocab: Any) -> Iterator[Finding]:
     """Colour pips: checkable only when the model gives every chosen group's pips and each extra's needs."""
-    pip_spec = spec.get("pips") or {}
-    if not pip_spec:
+    if not spec.pips_attr:
         return
-    attr, requires = pip_spec.get("attr", ""), pip_spec.get("requires", "")
-    pips = {t.name: t.attrs.get(attr) for t in (vocab.terms if vocab else [])}
+    pips = {t.name: t.attrs.get(spec.pips_attr) for t in (vocab.terms if vocab else [])}
     chosen = primaries + secondaries
     if not all(pips.get(g) for g in chosen):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
@@ -271,29 +255,27 @@ def _pips(deck: DeckList, spec: dict[str, Any], at: int, primaries: list[str], s
                  f"with the {names['primary']} cannot be checked")
     else:
         primary_pips = set(pips[primaries[0]] or ()) if primaries else set()
-        if (spec.get("secondary") or {}).get("share") and \
-                not any(primary_pips & set(pips[g] or ()) for g in secondaries):
+        if spec.secondary.share and not any(primary_pips & set(pips[g] or ()) for g in secondaries):
             yield _f(deck, at, Severity.ERROR, "deck-colours",
                      f"no {names['secondary']} shares a colour pip with the {names['primary']}")
-    if extras and not all(c.get(requires) for _, c in extras):
+    if extras and not all(c.get(spec.pips_requires) for _, c in extras):
         yield _f(deck, at, Severity.INFO, "deck-unverifiable",
                  f"the source gives no colour-pip requirements for these {names['extras']}s: they cannot be checked")
     elif extras and all(pips.get(g) for g in chosen):
         have = Counter(p for g in chosen for p in pips[g] or ())
         for e, c in extras:
-            need = Counter(c.get(requires) or [])
+            need = Counter(c.get(spec.pips_requires) or [])
             if any(have[p] < n for p, n in need.items()):
                 yield _f(deck, e.line, Severity.ERROR, "deck-colours", f"the character's pips do not meet '{c.name}'")
 
 
 def _from_pool(deck: DeckList, resolved: list[tuple[Entry, Card]], pool: list[str],
-               rules: dict[str, Any]) -> Iterator[Finding]:
+               rules: DeckRules) -> Iterator[Finding]:
     """deck.from_pool: draft — a deck is built from the cards its player drafted."""
     have = Counter(pool)
     used: Counter[str] = Counter()
-    separate = [spec.get("where", {}) for spec in (rules.get("separate_decks") or {}).values()]
     for e, c in resolved:
-        if any(matches(w, c.data) for w in separate):
+        if any(matches(w, c.data) for w in rules.separate_decks.values()):
             continue
         used[c.id] += e.count
         if used[c.id] > have[c.id]:
@@ -317,8 +299,6 @@ def read_pool(path: Path, seat: int) -> list[str]:
 
 def dialect_for(model: GameModel) -> Dialect:
     """How the model says its deck lists are written."""
-    rules = model.deck or {}
-    character = rules.get("character") or {}
-    return Dialect(rules.get("format") or "plain",
-                   tuple(name for name, spec in (rules.get("sections") or {}).items() if spec.get("count") == 1),
-                   (character.get("signature") or {}).get("section", ""), (character.get("extras") or {}).get("section", ""))
+    rules, character = model.deck, model.deck.character
+    return Dialect(rules.format, tuple(name for name, spec in rules.sections.items() if spec.count == 1),
+                   character.signature.section if character else "", character.extras.section if character else "")

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..yamlio import Loc
 from .card import Card, Catalog
+from .deckrules import DeckRules
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
 # what a field means to the tools that read cards (exports, report, packs, draft bots, type lines): generic
@@ -176,7 +177,7 @@ class GameModel:
     numbering: Numbering | None = None
     card: dict[str, Any] = field(default_factory=dict)  # size, bleed, safe (as written, with units)
     limits: dict[str, Any] = field(default_factory=dict)
-    deck: dict[str, Any] = field(default_factory=dict)
+    deck: DeckRules = field(default_factory=DeckRules)  # typed from the checked deck: section
     draft: dict[str, Any] = field(default_factory=dict)
     packs: dict[str, Any] = field(default_factory=dict)
     cockatrice: dict[str, Any] = field(default_factory=dict)  # export presentation (model/schema.py)

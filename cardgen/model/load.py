@@ -11,6 +11,7 @@ import regex
 from ..errors import Finding, Severity, did_you_mean, sort_findings
 from ..units import UnitError, bleed, card_size, length, safe
 from ..yamlio import LocDict, LocList, load_yaml
+from .deckrules import deck_rules
 from .game import (
     FIELD_TYPES,
     ROLES,
@@ -405,7 +406,8 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     _collation(r, raw, model)
     _numbering(r, raw, model)
     _card(r, raw, model)
-    for key in ("limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):
+    for key in ("limits", "draft", "packs", "cockatrice", "draftmancer"):
         if raw.get(key) is not None:
             setattr(model, key, raw[key])
+    model.deck = deck_rules(raw.get("deck"))
     return model, sort_findings(r.findings)
