@@ -96,7 +96,8 @@ def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[
     model = studio.model
     try:
         fmt = load_format(model, studio.check.catalog)
-        seed = opts.seed if opts.seed is not None else draft_settings(model).get("seed", 1)
+        seed = opts.seed if opts.seed is not None else draft_settings(model).seed
+        seed = 1 if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
         players = opts.players if opts.players is not None else default_players(fmt, model)

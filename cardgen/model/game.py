@@ -157,6 +157,18 @@ class Numbering:
 
 
 @dataclass
+class DraftSettings:
+    """The checked `draft:` section: how a draft runs (docs/packs.md)."""
+
+    pack_size: int | None = None
+    packs_per_player: int | None = None
+    passes: list[str] | None = None
+    pool: dict[str, Any] = field(default_factory=dict)  # a `where`: every pack format deals only these cards
+    players: int | None = None
+    seed: int | None = None
+
+
+@dataclass
 class GameModel:
     id: str
     name: str
@@ -178,7 +190,7 @@ class GameModel:
     card: dict[str, Any] = field(default_factory=dict)  # size, bleed, safe (as written, with units)
     limits: dict[str, Any] = field(default_factory=dict)
     deck: DeckRules = field(default_factory=DeckRules)  # typed from the checked deck: section
-    draft: dict[str, Any] = field(default_factory=dict)
+    draft: DraftSettings = field(default_factory=DraftSettings)
     packs: dict[str, Any] = field(default_factory=dict)
     cockatrice: dict[str, Any] = field(default_factory=dict)  # export presentation (model/schema.py)
     draftmancer: dict[str, Any] = field(default_factory=dict)

@@ -18,6 +18,7 @@ from .game import (
     CollationGroup,
     CostGrammar,
     CostSymbol,
+    DraftSettings,
     FieldSpec,
     GameModel,
     Keyword,
@@ -406,8 +407,13 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     _collation(r, raw, model)
     _numbering(r, raw, model)
     _card(r, raw, model)
-    for key in ("limits", "draft", "packs", "cockatrice", "draftmancer"):
+    for key in ("limits", "packs", "cockatrice", "draftmancer"):
         if raw.get(key) is not None:
             setattr(model, key, raw[key])
     model.deck = deck_rules(raw.get("deck"))
+    draft = raw.get("draft") or {}
+    model.draft = DraftSettings(draft.get("pack_size"), draft.get("packs_per_player"),
+                                list(draft["passes"]) if draft.get("passes") else None,
+                                dict((draft.get("pool") or {}).get("where") or {}), draft.get("players"),
+                                draft.get("seed"))
     return model, sort_findings(r.findings)

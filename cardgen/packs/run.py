@@ -105,7 +105,7 @@ def capacity(fmt: PackFormat, print_runs: int = 1) -> str:
 
 def default_players(fmt: PackFormat, model: GameModel) -> int:
     """The model's `draft.players`, else as many as one print run supports (exhaust, at most 8), else 8."""
-    players = draft_settings(model).get("players")
+    players = draft_settings(model).players
     if isinstance(players, int) and not isinstance(players, bool) and players > 0:
         return players
     if fmt.mode == "exhaust":

@@ -10,7 +10,7 @@ from typing import Any
 from ..copies import print_run
 from ..errors import CardgenError, Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
-from ..model.game import GameModel, assign_groups, matches
+from ..model.game import DraftSettings, GameModel, assign_groups, matches
 
 
 @dataclass
@@ -75,7 +75,6 @@ def _fail(message: str, hint: str | None = None) -> CardgenError:
 
 FORMAT_KEYS = ("mode", "pack_size", "groups", "exclude_groups", "where", "unique_in_pack", "packs_per_player",
                "passes", "sheets", "slots", "variants")
-DRAFT_KEYS = ("pack_size", "packs_per_player", "passes", "pool", "players", "seed")
 MAX_PACKS_PER_PLAYER = 100
 
 
@@ -96,21 +95,21 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
     unique = spec.get("unique_in_pack", True)
     if not isinstance(unique, bool):
         raise _fail(f"unique_in_pack of '{name}' must be true or false, not {unique!r}")
-    per_player = _positive(spec.get("packs_per_player", draft.get("packs_per_player", 3)),
+    per_player = _positive(spec.get("packs_per_player", draft.packs_per_player or 3),
                            f"packs_per_player of '{name}'")
     if per_player > MAX_PACKS_PER_PLAYER:
         raise _fail(f"packs_per_player of '{name}' must be at most {MAX_PACKS_PER_PLAYER}, not {per_player}")
     fmt = PackFormat(name, str(mode), 0, unique, packs_per_player=per_player,
-                     passes=_passes(spec.get("passes", draft.get("passes", ["left"])), name))
+                     passes=_passes(spec.get("passes", draft.passes or ["left"]), name))
     run = _selected_run(model, catalog, spec, name)
     if mode == "exhaust":
-        fmt.pack_size = _positive(spec.get("pack_size", draft.get("pack_size")), f"'{name}' pack_size")
+        fmt.pack_size = _positive(spec.get("pack_size", draft.pack_size), f"'{name}' pack_size")
         fmt.pool = run
         if not run:
             raise _fail(f"pack format '{name}' selects no cards")
     elif mode == "slots":
         _slots(fmt, spec, run, model)
-        declared = spec.get("pack_size", draft.get("pack_size"))
+        declared = spec.get("pack_size", draft.pack_size)
         sizes = sorted({sum(s.count for s in v.slots) for v in fmt.variants})
         if declared is not None and sizes != [declared]:
             raise _fail(f"the slots of '{name}' add up to {' or '.join(map(str, sizes))} cards, but its pack_size "
@@ -121,11 +120,9 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
     return fmt
 
 
-def draft_settings(model: GameModel) -> dict[str, Any]:
-    """The model's `draft:` section, its keys checked."""
-    draft = model.draft if isinstance(model.draft, dict) else {}
-    _known(draft, DRAFT_KEYS, "draft")
-    return dict(draft)
+def draft_settings(model: GameModel) -> DraftSettings:
+    """The model's typed `draft:` settings."""
+    return model.draft
 
 
 def _known(spec: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
@@ -145,11 +142,6 @@ def format_findings(model: GameModel, catalog: Catalog) -> list[Finding]:
     """Every pack format and the draft settings, loaded as `cardgen packs` would: each problem a located finding."""
     out: list[Finding] = []
     packs = model.packs if isinstance(model.packs, dict) else {}
-    try:
-        draft_settings(model)
-    except CardgenError as exc:
-        out.append(Finding(model.file, *model.section_locs.get("draft", (1, 1)), Severity.ERROR, "pack-format",
-                           None, exc.message))
     for name in packs:
         try:
             load_format(model, catalog, name)
@@ -179,10 +171,7 @@ def _selected_run(model: GameModel, catalog: Catalog, spec: dict[str, Any], name
     groups = assign_groups(catalog, model.collation)
     keep, drop = set(spec.get("groups") or known), set(spec.get("exclude_groups") or [])
     where = _where(spec.get("where"), f"pack format '{name}'", model)
-    pool = draft_settings(model).get("pool") or {}
-    if not isinstance(pool, dict) or set(pool) - {"where"}:
-        raise _fail(f"draft.pool must be a mapping with 'where', not {pool!r}")
-    pool_where = _where(pool.get("where"), "draft.pool", model)
+    pool_where = _where(draft_settings(model).pool, "draft.pool", model)
     out = []
     for card, copies in print_run(catalog, model):
         group = groups[card.order]
