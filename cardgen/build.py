@@ -91,12 +91,12 @@ def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[
     from .packs.deal import deal
     from .packs.report import label_fields
     from .packs.run import capacity, deal_files, default_players, write_deal
-    from .packs.spec import draft_settings, load_format
+    from .packs.spec import load_format
 
     model = studio.model
     try:
         fmt = load_format(model, studio.check.catalog)
-        seed = opts.seed if opts.seed is not None else draft_settings(model).seed
+        seed = opts.seed if opts.seed is not None else model.draft.seed
         seed = 1 if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")

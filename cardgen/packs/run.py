@@ -15,7 +15,7 @@ from ..workspace import Workspace
 from . import report
 from .deal import Deal, deal
 from .draft import simulate
-from .spec import PackFormat, draft_settings, load_format
+from .spec import PackFormat, load_format
 from .stats import exhaust_stats, slot_stats
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def capacity(fmt: PackFormat, print_runs: int = 1) -> str:
 
 def default_players(fmt: PackFormat, model: GameModel) -> int:
     """The model's `draft.players`, else as many as one print run supports (exhaust, at most 8), else 8."""
-    players = draft_settings(model).players
+    players = model.draft.players
     if isinstance(players, int) and not isinstance(players, bool) and players > 0:
         return players
     if fmt.mode == "exhaust":

@@ -10,7 +10,7 @@ from typing import Any
 from ..copies import print_run
 from ..errors import CardgenError, Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
-from ..model.game import DraftSettings, GameModel, assign_groups, matches
+from ..model.game import GameModel, assign_groups, matches
 
 
 @dataclass
@@ -89,7 +89,7 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
     spec = packs[name]
     if not isinstance(spec, dict):
         raise _fail(f"pack format '{name}' must be a mapping")
-    draft = draft_settings(model)
+    draft = model.draft
     _known(spec, FORMAT_KEYS, f"pack format '{name}'")
     mode = spec.get("mode")
     unique = spec.get("unique_in_pack", True)
@@ -118,11 +118,6 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
         raise _fail(f"pack format '{name}' has mode {mode!r}; use 'exhaust' or 'slots'")
     fmt.spec_hash = _hash(spec, fmt)
     return fmt
-
-
-def draft_settings(model: GameModel) -> DraftSettings:
-    """The model's typed `draft:` settings."""
-    return model.draft
 
 
 def _known(spec: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
@@ -171,7 +166,7 @@ def _selected_run(model: GameModel, catalog: Catalog, spec: dict[str, Any], name
     groups = assign_groups(catalog, model.collation)
     keep, drop = set(spec.get("groups") or known), set(spec.get("exclude_groups") or [])
     where = _where(spec.get("where"), f"pack format '{name}'", model)
-    pool_where = _where(draft_settings(model).pool, "draft.pool", model)
+    pool_where = _where(model.draft.pool, "draft.pool", model)
     out = []
     for card, copies in print_run(catalog, model):
         group = groups[card.order]
