@@ -249,14 +249,9 @@ def _keywords(r: _Reader, raw: LocDict, model: GameModel) -> None:
                                       r.get(item, "note", str, name), loc))
 
 
-def _where(r: _Reader, item: LocDict, owner: str, model: GameModel) -> dict[str, Any]:
-    where = r.get(item, "where", LocDict, owner, default=LocDict())
-    for key in where:
-        fname = key[4:] if key.startswith("not ") else key
-        if fname not in model.fields:
-            r.error(where.key_loc(key), "model-unknown-field", f"{owner} selects on unknown field '{fname}'",
-                    did_you_mean(fname, list(model.fields)))
-    return dict(where)
+def _where(r: _Reader, item: LocDict, owner: str) -> dict[str, Any]:
+    """A checked selection: schema.Where has already reported and dropped unknown fields and values."""
+    return dict(r.get(item, "where", LocDict, owner, default=LocDict()))
 
 
 def _count(r: _Reader, m: LocDict, key: str, where: str) -> int | None:
@@ -271,7 +266,7 @@ def _count(r: _Reader, m: LocDict, key: str, where: str) -> int | None:
 def _collation(r: _Reader, raw: LocDict, model: GameModel) -> None:
     for item, loc in _items(r, raw.get("collation"), "collation", raw.key_loc("collation")):
         name = r.get(item, "name", str, "a collation group", required=True) or "?"
-        group = CollationGroup(name, _where(r, item, f"collation group '{name}'", model),
+        group = CollationGroup(name, _where(r, item, f"collation group '{name}'"),
                                _count(r, item, "cards", name), _count(r, item, "copies", name), loc=loc)
         rar = r.get(item, "rarities", LocDict, name, default=LocDict())
         rfield = model.role_field(Role.RARITY)
@@ -317,7 +312,7 @@ def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
     for item, loc in _items(r, m.get("prefixes"), "numbering.prefixes", m.key_loc("prefixes")):
         prefix = r.get(item, "prefix", str, "a numbering prefix", required=True)
         if prefix is not None:
-            scheme.prefixes.append(NumberPrefix(prefix, _where(r, item, f"prefix '{prefix}'", model),
+            scheme.prefixes.append(NumberPrefix(prefix, _where(r, item, f"prefix '{prefix}'"),
                                                 r.get(item, "total", int, prefix), loc))
     model.numbering = scheme
 
