@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import Finding, Severity, did_you_mean
+from ..errors import CardgenError, Finding, Severity, did_you_mean
 from ..model.card import Card, Catalog
 from ..model.deckrules import CharacterRules, DeckRules
 from ..model.game import GameModel, matches
@@ -21,14 +21,12 @@ def _f(deck: DeckList, line: int, severity: Severity, code: str, message: str, h
     return Finding(deck.file, line, 1, severity, code, None, message, hint)
 
 
-def deck_rules(model: GameModel, name: str | None) -> DeckRules:
+def _rules_for(model: GameModel, name: str | None) -> DeckRules:
     """The model's deck rules, or one of its named formats laid over them."""
     rules = model.deck
     if not name:
         return rules
     if name not in rules.formats:
-        from ..errors import CardgenError
-
         raise CardgenError(f"no deck format '{name}' in {model.name} (formats: {', '.join(rules.formats) or 'none'})"
                            + (f"; {hint}" if (hint := did_you_mean(name, list(rules.formats))) else ""))
     return rules.with_format(name)
@@ -36,7 +34,7 @@ def deck_rules(model: GameModel, name: str | None) -> DeckRules:
 
 def check_deck(deck: DeckList, model: GameModel, catalog: Catalog, pool: list[str] | None = None,
                rules_name: str | None = None) -> list[Finding]:
-    rules = deck_rules(model, rules_name or deck.rules)
+    rules = _rules_for(model, rules_name or deck.rules)
     resolved, out = resolve(deck, catalog, model.name)
     if not deck.entries:
         out.append(_f(deck, 1, Severity.ERROR, "deck-empty", "the deck list names no cards"))
