@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import sort_findings
+from .errors import CardgenError, sort_findings
 from .output import JobResult, Output, write_atomic
 from .printing import (
     PngOptions,
     Progress,
     SheetOptions,
-    _quiet,
     choose_cards,
     export_pngs,
+    quiet,
     sheet_bytes,
 )
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
@@ -29,7 +29,7 @@ class BuildOptions:
     seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
 
 
-def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = _quiet) -> JobResult:
+def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet) -> JobResult:
     """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
     set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s)."""
     from .check import CheckResult, summary_line
@@ -87,7 +87,6 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
 
 def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[Output]:
     """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
-    from .errors import CardgenError
     from .packs.deal import deal
     from .packs.report import label_fields
     from .packs.run import capacity, deal_files, default_players, write_deal

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn
 import click
 
 from . import __version__
-from .errors import CardgenError, Finding, Severity, count
+from .errors import CardgenError, Finding, Severity, count, suggest
 from .export import TARGETS
 from .workspace import Workspace
 
@@ -278,14 +278,11 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
           players: int | None, seed: int | None, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
     from .build import BuildOptions, build_game
-    from .errors import did_you_mean
-
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
     for t in targets:
         if t not in TARGETS:
-            hint = did_you_mean(t, list(TARGETS))
-            raise click.BadParameter(f"unknown export target '{t}' (targets: {', '.join(TARGETS)})"
-                                     + (f"; {hint}" if hint else ""), param_hint="'--exports'")
+            raise click.BadParameter(suggest(f"unknown export target '{t}' (targets: {', '.join(TARGETS)})", t,
+                                             list(TARGETS)), param_hint="'--exports'")
     if not no_rulebook and paper.lower() not in RULEBOOK_PAPERS:
         raise click.BadParameter(f"the rulebook is laid out on {', '.join(RULEBOOK_PAPERS)}, not '{paper}'; "
                                  "choose one of those or add --no-rulebook", param_hint="'--paper'")

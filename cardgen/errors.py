@@ -73,6 +73,12 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str | None:
     return f"did you mean '{lowered[hits[0]]}'?" if hits else None
 
 
+def suggest(message: str, word: str, choices: Sequence[str]) -> str:
+    """The message, with '; did you mean …?' when the word is close to one of the choices."""
+    hint = did_you_mean(word, choices)
+    return message + (f"; {hint}" if hint else "")
+
+
 def ignore_interrupts() -> None:
     """A worker process's initializer: Ctrl-C belongs to the parent, which exits 130 quietly; workers that
     caught it too would print tracebacks of their own."""

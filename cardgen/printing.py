@@ -21,7 +21,7 @@ from .workspace import Workspace
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
-def _quiet(stage: str, done: int, total: int) -> None:
+def quiet(stage: str, done: int, total: int) -> None:
     pass
 
 
@@ -70,7 +70,7 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
 
 
 def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],
-                groups: list[tuple[str, int]] | None = None, progress: Progress = _quiet) -> tuple[bytes, int, str]:
+                groups: list[tuple[str, int]] | None = None, progress: Progress = quiet) -> tuple[bytes, int, str]:
     """Render print sheets for (card, copies) pairs; returns (PDF bytes, sheets, a one-line description)."""
     if opts.duplex not in ("long", "short", "none"):
         raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")
@@ -109,7 +109,7 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     return pdf, plan.sheets, described
 
 
-def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = _quiet) -> JobResult:
+def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = quiet) -> JobResult:
     # gather everything first ...
     studio = with_disk_cache(open_studio(ws, game))
     chosen, findings = choose_cards(studio, opts)
@@ -136,7 +136,7 @@ class PngOptions:
     cache: bool = False  # keep rendered PNGs in the workspace's output/GAME/.cache/png (build, export --png)
 
 
-def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progress = _quiet) -> JobResult:
+def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progress = quiet) -> JobResult:
     """One PNG per unique face (fronts, then each back), named by card id."""
     if not 36 <= opts.dpi <= 1200:
         raise CardgenError(f"--dpi must be between 36 and 1200, not {opts.dpi}")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from .cards import read_cards
-from .errors import CardgenError, Finding, did_you_mean
+from .errors import CardgenError, Finding, suggest
 from .model.card import Catalog
 from .model.game import GameModel
 from .model.load import load_model
@@ -39,9 +39,8 @@ class Workspace:
 
     def check_game(self, game: str) -> None:
         if game not in self.games():
-            hint = did_you_mean(game, self.games())
             known = ", ".join(self.games()) or "none"
-            raise CardgenError(f"no game '{game}' in {self.root} (games: {known})" + (f"; {hint}" if hint else ""))
+            raise CardgenError(suggest(f"no game '{game}' in {self.root} (games: {known})", game, self.games()))
 
     def model_path(self, game: str) -> Path:
         return self.root / "rules" / game / "game.yaml"

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import CardgenError, Finding, Severity, did_you_mean
+from ..errors import CardgenError, Finding, Severity, did_you_mean, suggest
 from ..model.card import Card, Catalog
 from ..model.deckrules import CharacterRules, DeckRules
 from ..model.game import GameModel, matches
@@ -27,8 +27,8 @@ def _rules_for(model: GameModel, name: str | None) -> DeckRules:
     if not name:
         return rules
     if name not in rules.formats:
-        raise CardgenError(f"no deck format '{name}' in {model.name} (formats: {', '.join(rules.formats) or 'none'})"
-                           + (f"; {hint}" if (hint := did_you_mean(name, list(rules.formats))) else ""))
+        raise CardgenError(suggest(f"no deck format '{name}' in {model.name} "
+                                   f"(formats: {', '.join(rules.formats) or 'none'})", name, list(rules.formats)))
     return rules.with_format(name)
 
 
@@ -283,8 +283,6 @@ def _from_pool(deck: DeckList, resolved: list[tuple[Entry, Card]], pool: list[st
 
 def read_pool(path: Path, seat: int) -> list[str]:
     """A seat's picks from `cardgen draft --format json` output."""
-    from ..errors import CardgenError
-
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         seats = {s["seat"]: s["picks"] for s in data["seats"]}

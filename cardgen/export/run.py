@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import CardgenError, Finding, Severity, did_you_mean
+from ..errors import CardgenError, Finding, Severity, suggest
 from ..output import JobResult, Output, inside, write_atomic
 from ..project import Studio, open_studio
 from ..workspace import Workspace
@@ -17,9 +17,8 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
     """The export's files in memory. `image_base` is where hosted images will be (a URL); without it
     Draftmancer links 'images/…' and Tabletop Simulator the files' absolute file:// URIs in `folder`."""
     if target not in TARGETS:
-        hint = did_you_mean(target, list(TARGETS))
-        raise CardgenError(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})"
-                           + (f"; {hint}" if hint else ""))
+        raise CardgenError(suggest(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})", target,
+                                   list(TARGETS)))
     studio = studio or open_studio(ws, game)
     if target == "draftmancer":
         from .draftmancer import export_draftmancer

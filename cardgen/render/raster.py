@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Iterator
 
-from ..errors import CardgenError, ignore_interrupts
+from ..errors import CardgenError, ignore_interrupts, suggest
 from ..model.game import GameModel
 from .face import PreparedFace
 from .fonts import FontSet
@@ -37,10 +37,7 @@ PRESETS: dict[str, Preset] = {
 
 def preset(name: str) -> Preset:
     if name not in PRESETS:
-        from ..errors import did_you_mean
-
-        hint = did_you_mean(name, list(PRESETS))
-        raise CardgenError(f"unknown preset '{name}' (presets: {', '.join(PRESETS)})" + (f"; {hint}" if hint else ""))
+        raise CardgenError(suggest(f"unknown preset '{name}' (presets: {', '.join(PRESETS)})", name, list(PRESETS)))
     return PRESETS[name]
 
 
