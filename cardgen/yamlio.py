@@ -39,6 +39,17 @@ class LocDict(dict):
     def key_loc(self, key: str) -> Loc:
         return self.key_locs.get(key, self.loc)
 
+    @classmethod
+    def at(cls, loc: Loc, key_locs: dict[str, Loc] | None = None) -> LocDict:
+        """An empty mapping standing at loc."""
+        out = cls()
+        out.loc, out.key_locs = loc, dict(key_locs or {})
+        return out
+
+    def put(self, key: str, value: Any, loc: Loc) -> None:
+        self[key] = value
+        self.key_locs[key] = loc
+
 
 class LocList(list):
     """A sequence that knows where it and each of its items stand in the source."""
@@ -48,6 +59,17 @@ class LocList(list):
 
     def item_loc(self, index: int) -> Loc:
         return self.item_locs[index] if 0 <= index < len(self.item_locs) else self.loc
+
+    @classmethod
+    def at(cls, loc: Loc) -> LocList:
+        """An empty sequence standing at loc."""
+        out = cls()
+        out.loc, out.item_locs = loc, []
+        return out
+
+    def put(self, value: Any, loc: Loc) -> None:
+        self.append(value)
+        self.item_locs.append(loc)
 
 
 def _mark(node: yaml.Node) -> Loc:

@@ -95,9 +95,8 @@ def _items(r: _Reader, value: Any, where: str, loc: tuple[int, int]) -> list[tup
     if isinstance(value, LocList):
         for i, item in enumerate(value):
             if isinstance(item, str):
-                d = LocDict(name=item)
-                d.loc, d.key_locs = value.item_loc(i), {"name": value.item_loc(i)}
-                item = d
+                item = LocDict.at(value.item_loc(i))
+                item.put("name", value[i], value.item_loc(i))
             if isinstance(item, LocDict):
                 out.append((item, value.item_loc(i)))
             else:
@@ -105,8 +104,7 @@ def _items(r: _Reader, value: Any, where: str, loc: tuple[int, int]) -> list[tup
     elif isinstance(value, LocDict):
         for name, item in value.items():
             if item is None:
-                item = LocDict()
-                item.loc, item.key_locs = value.key_loc(name), {}
+                item = LocDict.at(value.key_loc(name))
             if isinstance(item, LocDict):
                 item = LocDict(item, name=name) if "name" not in item else item
                 item.loc = value.key_loc(name)
@@ -357,8 +355,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
             r.error((1, 1), "model-missing-section", f"game.yaml has no '{section}' section")
     # every section is walked once through its declaration (model/schema.py): unknown keys, types, ranges,
     # units and colours become findings here, and the builders below read only what is valid
-    clean = LocDict()
-    clean.loc, clean.key_locs = raw.loc, dict(raw.key_locs)
+    clean = LocDict.at(raw.loc, raw.key_locs)
     source = raw
 
     def walk(section: str, model: Any) -> None:

@@ -111,14 +111,12 @@ class ListOf(Spec):
             else:
                 report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
                 return None
-        out = LocList()
-        out.loc, out.item_locs = getattr(value, "loc", loc), []
+        out = LocList.at(getattr(value, "loc", loc))
         for i, item in enumerate(value):
-            at = value.item_loc(i) if isinstance(value, LocList) else loc
+            at = _item_at(value, i, loc)
             checked = self.item.check(item, f"{where}[{i + 1}]", at, report, model)
             if checked is not None:
-                out.append(checked)
-                out.item_locs.append(at)
+                out.put(checked, at)
         return out if out or not value else None  # nothing valid left: as if not written
 
 
@@ -135,14 +133,12 @@ class MapOf(Spec):
         if not isinstance(value, dict):
             report(loc, "model-type", f"{where} must be a mapping of names, not {_show(value)}", None)
             return None
-        out = LocDict()
-        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        out = LocDict.at(getattr(value, "loc", loc))
         for name, item in value.items():
-            at = value.key_loc(name) if isinstance(value, LocDict) else loc
+            at = _key_at(value, name, loc)
             checked = self.item.check(item, f"{where}.{name}", at, report, model)
             if checked is not None:
-                out[name] = checked
-                out.key_locs[name] = at
+                out.put(name, checked, at)
         return out
 
 
@@ -159,10 +155,9 @@ class Section(Spec):
         if not isinstance(value, dict):
             report(loc, "model-type", f"{where} must be a mapping, not {_show(value)}", None)
             return None
-        out = LocDict()
-        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        out = LocDict.at(getattr(value, "loc", loc))
         for key, item in value.items():
-            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            at = _key_at(value, key, loc)
             spec = self.keys.get(str(key))
             if spec is None:
                 report(at, "model-unknown-key", f"unknown key '{key}' in {where}",
@@ -172,8 +167,7 @@ class Section(Spec):
                 continue
             checked = spec.check(item, f"{where}.{key}", at, report, model)
             if checked is not None:
-                out[key] = checked
-                out.key_locs[key] = at
+                out.put(key, checked, at)
         for key, spec in self.keys.items():
             if spec.required and key not in out and key not in value:
                 report(loc, "model-missing", f"{where} needs '{key}'", None)
@@ -191,10 +185,9 @@ class Where(Spec):
         if not isinstance(value, dict):
             report(loc, "model-type", f"{where} must be a mapping of field: value, not {_show(value)}", None)
             return None
-        out = LocDict()
-        out.loc, out.key_locs = getattr(value, "loc", loc), {}
+        out = LocDict.at(getattr(value, "loc", loc))
         for key, want in value.items():
-            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            at = _key_at(value, key, loc)
             name = str(key)[4:] if str(key).startswith("not ") else str(key)
             if name not in model.fields:
                 report(at, "model-unknown-field", f"{where} selects on unknown field '{name}'",
@@ -210,8 +203,7 @@ class Where(Spec):
                 report(at, "model-value", f"{where}.{key}: '{bad[0]}' is not a {name} of this game",
                        did_you_mean(str(bad[0]), vocab.names()) if vocab else None)
                 continue
-            out[key] = want
-            out.key_locs[key] = at
+            out.put(key, want, at)
         return out
 
 
@@ -226,27 +218,22 @@ class Named(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if isinstance(value, list):
-            out = LocList()
-            out.loc, out.item_locs = getattr(value, "loc", loc), []
+            out = LocList.at(getattr(value, "loc", loc))
             for i, item in enumerate(value):
-                at = value.item_loc(i) if isinstance(value, LocList) else loc
+                at = _item_at(value, i, loc)
                 checked = item if isinstance(item, str) else self.item.check(item, f"{where}[{i + 1}]", at, report,
                                                                              model)
                 if checked is not None:
-                    out.append(checked)
-                    out.item_locs.append(at)
+                    out.put(checked, at)
             return out
         if isinstance(value, dict):
-            out_map = LocDict()
-            out_map.loc, out_map.key_locs = getattr(value, "loc", loc), {}
+            out_map = LocDict.at(getattr(value, "loc", loc))
             for name, item in value.items():
-                at = value.key_loc(name) if isinstance(value, LocDict) else loc
-                checked = LocDict() if item is None else self.item.check(item, f"{where}.{name}", at, report, model)
+                at = _key_at(value, name, loc)
+                checked = LocDict.at(at) if item is None else self.item.check(item, f"{where}.{name}", at, report,
+                                                                              model)
                 if checked is not None:
-                    if item is None:
-                        checked.loc, checked.key_locs = at, {}
-                    out_map[name] = checked
-                    out_map.key_locs[name] = at
+                    out_map.put(name, checked, at)
             return out_map
         report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
         return None
@@ -270,7 +257,7 @@ class Open(Section):
         for key, item in value.items():
             if key in self.keys:
                 continue
-            at = value.key_loc(key) if isinstance(value, LocDict) else loc
+            at = _key_at(value, key, loc)
             close = difflib.get_close_matches(str(key), list(self.keys), n=1, cutoff=0.8)
             if close:  # 'requries': a typo of a declared key would silently drop its rule ('frame' is no typo)
                 report(at, "model-unknown-key", f"'{key}' in {where} looks like a misspelt key",
@@ -282,9 +269,16 @@ class Open(Section):
                 report(at, "model-type", f"{where}.{key} must be a value or a list of values", None)
                 item = None
             if item is not None:
-                out[key] = item
-                out.key_locs[key] = at
+                out.put(key, item, at)
         return out
+
+
+def _key_at(value: Any, key: Any, loc: Loc) -> Loc:
+    return value.key_loc(key) if isinstance(value, LocDict) else loc
+
+
+def _item_at(value: Any, index: int, loc: Loc) -> Loc:
+    return value.item_loc(index) if isinstance(value, LocList) else loc
 
 
 COLOUR_NAME = re.compile(r"(^|_)(colou?r|light|dark|tint|ink)$")
