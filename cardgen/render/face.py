@@ -68,6 +68,7 @@ class FaceRenderer:
         # (trim-only pictures, vendor canvases) reuse it
         self._fits: dict[tuple, rt.Fit] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
+        self._art: dict[tuple[Path, str], str | None] = {}  # a picture is decoded once however many cards use it
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
         if family not in self._measurers:
@@ -195,7 +196,9 @@ class FaceRenderer:
         line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
         code, problem = "image-missing", f"image '{src[:80]}' {why}" if why else None
         if found is not None:
-            code, problem = "image-unreadable", art_problem(found, src)
+            if (found, src) not in self._art:
+                self._art[found, src] = art_problem(found, src)
+            code, problem = "image-unreadable", self._art[found, src]
         if problem:
             face.findings.append(Finding(card.file, line, col, Severity.WARNING, code, card.id, problem))
             props = {**props, "missing": src}
