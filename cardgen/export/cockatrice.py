@@ -43,12 +43,7 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
     rows, maintypes, colour_of = config.get("rows") or {}, config.get("maintypes") or {}, config.get("colors") or {}
     token_kinds, creates = set(config.get("tokens") or []), dict(config.get("creates") or {})
     code = set_code(studio)
-    placeholders = {p.strip().lower() for p in model.placeholders}
-
-    def real(value: object) -> str:
-        text = str(value or "").strip()
-        return "" if text.lower() in placeholders else text
-
+    real = model.written
     seen: set[str] = set()
     unique = []
     for item in items:

@@ -59,13 +59,13 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
                                     "type": card_type_line(studio, card) or "Card",
                                     "image_uris": {"en": f"{image_base}/{file_stem(card.id)}.png"}, "set": "custom",
                                     "collector_number": card.id}
-        written = _real(model, model.role_value(card, Role.RARITY)).lower()
+        written = model.written(model.role_value(card, Role.RARITY)).lower()
         rarity = rarity_map.get(written) or (written if written in RARITIES else "")
         if not rarity:
             defaulted.append(display_name(model, card))
         entry.update(rarity=rarity or fallback)
-        cost = _real(model, cost_of(studio, card))
-        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", _real(model, model.role_value(card, Role.TEXT)))
+        cost = model.written(cost_of(studio, card))
+        text = "\n".join(x for x in (f"Cost: {cost}" if cost else "", model.written(model.role_value(card, Role.TEXT)))
                          if x)
         if text:
             entry["oracle_text"] = text
@@ -99,11 +99,5 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
 RARITIES = ("common", "uncommon", "rare", "mythic", "special")  # the only ones Draftmancer's validator accepts
 
 
-def _real(model: GameModel, value: object) -> str:
-    """A value, or '' when it is absent or a placeholder ('[]', '[Rarity]')."""
-    text = str(value or "").strip()
-    return "" if text.lower() in {p.strip().lower() for p in model.placeholders} else text
-
-
 def display_name(model: GameModel, card: Card) -> str:
-    return _real(model, card.name) or card.id
+    return model.written(card.name) or card.id

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from ..yamlio import Loc
 from .card import Card, Catalog
@@ -168,6 +168,12 @@ class DraftSettings:
     seed: int | None = None
 
 
+def written(value: object, placeholders: Sequence[str]) -> str:
+    """A value as text, or '' when it is absent or one of the placeholders (any case)."""
+    text = str(value or "").strip()
+    return "" if text.lower() in {p.strip().lower() for p in placeholders} else text
+
+
 @dataclass
 class GameModel:
     id: str
@@ -227,6 +233,10 @@ class GameModel:
     @property
     def cost_field(self) -> str | None:
         return next((f.name for f in self.fields.values() if f.type == "cost"), None)
+
+    def written(self, value: object) -> str:
+        """A value as text, or '' when it is absent or a placeholder ('[]', '[Rarity]')."""
+        return written(value, self.placeholders)
 
     def vocab_for(self, field_name: str) -> Vocabulary | None:
         spec = self.fields.get(field_name)

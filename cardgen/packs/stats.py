@@ -15,6 +15,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Sequence
 
+from ..model.game import written
 from .deal import SlotSampler, deal
 from .spec import PackFormat
 
@@ -338,5 +339,4 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
 
 def _rarity(value: object, placeholders: Sequence[str]) -> str:
     """A card's rarity for the mix table; a placeholder ('[]') is no rarity yet."""
-    text = str(value or "").strip()
-    return "no rarity" if not text or text.lower() in {p.strip().lower() for p in placeholders} else text
+    return written(value, placeholders) or "no rarity"
