@@ -11,13 +11,14 @@ import click
 from . import __version__
 from .errors import CardgenError, Finding, Severity, count, suggest
 from .export import TARGETS
+from .rulebook import PAGES
 from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .output import JobResult
 
 COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-RULEBOOK_PAPERS = ("a4", "letter", "a5")
+RULEBOOK_PAPERS = tuple(PAGES)
 
 
 def _fail(exc: CardgenError) -> NoReturn:

@@ -17,12 +17,12 @@ from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
 from ..sandbox import LimitedSandbox
 from ..workspace import Workspace
+from . import PAGES
 from .content import BookContent, directive_cards
 from .source import Chapter, read_book
 
 SHARED = "_shared/rulebook"
 EXTENSIONS = ["admonition", "tables", "attr_list", "sane_lists", "toc", "smarty"]
-SIZES = {"a4": "A4", "letter": "letter", "a5": "A5"}
 
 
 @dataclass
@@ -69,8 +69,8 @@ def _environment(ws: Workspace, game: str) -> LimitedSandbox:
 
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
                    studio: Studio | None = None) -> Rulebook:
-    if paper not in SIZES:
-        raise CardgenError(f"--paper must be one of {', '.join(SIZES)} for the rulebook, not '{paper}'")
+    if paper not in PAGES:
+        raise CardgenError(f"--paper must be one of {', '.join(PAGES)} for the rulebook, not '{paper}'")
     studio = studio or with_disk_cache(open_studio(ws, game))
     book, findings = read_book(ws, game, studio.model.name)
     if book is None:
@@ -91,10 +91,10 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     except Exception as exc:
         raise CardgenError(f"no usable rulebook template (book.html.j2, book.css): {exc}") from exc
     fonts = {stem: path.resolve().as_uri() for stem, path in studio.fonts.files().items()}
-    page = {"a4": (210, 297), "letter": (215.9, 279.4), "a5": (148, 210)}[paper]
+    page_size, page = PAGES[paper]
     try:
         html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
-                               page_size=SIZES[paper], page_mm=page, model=studio.model,
+                               page_size=page_size, page_mm=page, model=studio.model,
                                cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
                                gallery=[(c, content.images[c.id]) for c in content.gallery_cards
                                         if c.id in content.images], lang="en")
