@@ -39,7 +39,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     studio = with_disk_cache(open_studio(ws, game))
     findings = all_findings(studio)
     chosen, _ = choose_cards(studio, SheetOptions(paper=opts.paper))
-    sheets_pdf, _, described = sheet_bytes(studio, SheetOptions(paper=opts.paper), chosen, progress=progress)
+    sheets = sheet_bytes(studio, SheetOptions(paper=opts.paper), chosen, progress=progress) if chosen else None
     book = None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.build import build_rulebook
@@ -53,7 +53,11 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
     result.outputs.append(Output(write_atomic(out / "validation.txt", report + "\n"), "validation report"))
-    result.outputs.append(Output(write_atomic(out / "sheets.pdf", sheets_pdf), described))
+    if sheets is not None:
+        result.outputs.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
+        result.notes.extend(f"warning: {w}" for w in sheets.warnings)
+    else:
+        result.notes.append("no print sheets: no card is in the print run (the findings say why)")
     if opts.png:
         pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True), out / "png", progress)
         total = sum(o.size for o in pngs.outputs)

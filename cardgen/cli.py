@@ -227,7 +227,8 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--to", "target", type=click.Choice(TARGETS), help="Where the export goes.")
 @click.option("--png", "png", is_flag=True, help="Export one PNG per unique face.")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="With --png.")
-@click.option("--preset", help="With --png: tgc-poker (825x1125) or mpc-poker (822x1122).")
+@click.option("--preset", help="With --png: a print-on-demand vendor, tgc or mpc: each face on the vendor's canvas "
+                                "for its card size (poker 825x1125 / 822x1122, tarot, mini, bridge, square).")
 @click.option("--only", help="With --png: only cards for which this expression is true.")
 @_DECK
 @click.option("--image-base", help="Where the images will be served (a URL): Draftmancer, Tabletop Simulator. "
@@ -251,10 +252,10 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
         _finish(made, ws, list_findings=True)
     from .printing import PngOptions, export_pngs
     from .project import open_studio
-    from .render.raster import preset as get_preset
+    from .render.vendors import vendor
 
     if preset:
-        get_preset(preset)
+        vendor(preset.removesuffix("-poker"))
     if deck is not None:
         raise click.UsageError("--deck goes with --to; --png exports every face")
     folder = out or ws.output_dir(game) / (f"png-{preset}" if preset else "png")

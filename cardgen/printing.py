@@ -13,9 +13,10 @@ from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
-from .render.raster import Preset, bleed_for, preset, render_pngs
+from .render.raster import render_pngs
 from .render.sheets import SheetSpec, plan_sheets
-from .units import PAPERS, UnitError, length
+from .render.vendors import Canvas, bleed_for, product_for, vendor
+from .units import PAPERS, UnitError, length, size_name
 from .workspace import Workspace
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -69,15 +70,21 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     return [(c, n) for c, n in chosen if keep(c) and studio.faces.for_card(c) is not None], findings
 
 
+@dataclass
+class SheetRun:
+    pdf: bytes
+    sheets: int
+    described: str
+    warnings: list[str]
+
+
 def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],
-                groups: list[tuple[str, int]] | None = None, progress: Progress = quiet) -> tuple[bytes, int, str]:
-    """Render print sheets for (card, copies) pairs; returns (PDF bytes, sheets, a one-line description)."""
+                groups: list[tuple[str, int]] | None = None, progress: Progress = quiet) -> SheetRun:
+    """Render print sheets for (card, copies) pairs: faces of each card size on their own grid."""
     if opts.duplex not in ("long", "short", "none"):
         raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")
     if opts.layout not in ("gutter", "shared-cut"):
         raise CardgenError(f"--layout must be gutter or shared-cut, not '{opts.layout}'")
-    if not chosen and not opts.calibration:
-        raise CardgenError("no cards to print (check --only, --copies and the collation)")
     bleed = None
     if opts.bleed is not None:
         try:
@@ -95,36 +102,51 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
             backs[back.key] = back
         items.extend([(card.id, front.key, back.key if back else None)] * count)
         progress("faces", i + 1, total)
-    template = studio.faces.rules[0].front
-    spec = SheetSpec(paper_size(opts.paper), template.size, template.bleed if bleed is None else bleed,
+    first = studio.faces.rules[0].front if studio.faces.rules else None
+    base_size = (first.size, first.bleed) if first else ((180.0, 252.0), 0.0)
+    spec = SheetSpec(paper_size(opts.paper), base_size[0], base_size[1] if bleed is None else bleed,
                      opts.layout, crop_marks=opts.crop_marks, duplex=opts.duplex,
                      back_offset=(length(f"{opts.back_offset[0]}mm"), length(f"{opts.back_offset[1]}mm")),
-                     calibration=opts.calibration)
-    plan = plan_sheets(items, spec, groups)
+                     calibration=opts.calibration, paper_name=opts.paper)
+    sizes = {key: ((face.width, face.height), face.bleed) for key, face in fronts.items()}
+    plan = plan_sheets(items, spec, sizes, groups)
     title = f"{studio.model.name} print sheets"
-    pdf = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs)
+    pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs)
+    grids = plan.grids()
+    grid = f"({', '.join(f'{n} of {g.cols} x {g.rows} {size_name(s.card)}' for s, g, n in grids)})" \
+        if len(grids) > 1 else f"of {grids[0][1].cols} x {grids[0][1].rows}" if grids else ""
     described = (f"{len(items)} cards ({len(fronts)} designs) on {plan.sheets} sheet{'s' * (plan.sheets != 1)} "
-                 f"of {plan.grid.cols} x {plan.grid.rows}, {opts.paper}, {opts.layout}"
+                 f"{grid}, {opts.paper}, {opts.layout}"
                  + (f", duplex {opts.duplex}-edge" if opts.duplex != "none" else ""))
-    return pdf, plan.sheets, described
+    return SheetRun(pdf, plan.sheets, described, warnings)
 
 
 def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = quiet) -> JobResult:
     # gather everything first ...
     studio = with_disk_cache(open_studio(ws, game))
     chosen, findings = choose_cards(studio, opts)
-    pdf, _, described = sheet_bytes(studio, opts, chosen, progress=progress)
+    if not chosen and opts.only:
+        raise CardgenError(f"--only {opts.only!r} selects no card of the print run")
+    if not chosen and not opts.calibration:  # a correct command: say why, exit by the findings
+        return JobResult(findings=sort_findings(set(_all_findings(studio)) | set(findings)),
+                         notes=["nothing to print: no card is in the print run (the findings say why)"])
+    run = sheet_bytes(studio, opts, chosen, progress=progress)
     # ... then write
     name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
     if name is None:
         name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
     path = opts.out or ws.output_dir(game) / name
-    write_atomic(path, pdf)
-    from .findings import all_findings
-
-    result = JobResult([Output(path, described)], sort_findings(set(all_findings(studio)) | set(findings)))
+    write_atomic(path, run.pdf)
+    result = JobResult([Output(path, run.described)], sort_findings(set(_all_findings(studio)) | set(findings)),
+                       notes=[f"warning: {w}" for w in run.warnings])
     save_disk_cache(studio)
     return result
+
+
+def _all_findings(studio: Studio) -> list[Finding]:
+    from .findings import all_findings
+
+    return all_findings(studio)
 
 
 @dataclass
@@ -136,29 +158,70 @@ class PngOptions:
     cache: bool = False  # keep rendered PNGs in the workspace's output/GAME/.cache/png (build, export --png)
 
 
+def vendor_canvases(studio: Studio, vendor_key: str, cards: list[Card]) -> tuple[dict[str, Canvas], list[str]]:
+    """Each card's canvas at a print-on-demand vendor (by card id), and a refusal per card size it does not sell."""
+    v = vendor(vendor_key.removesuffix("-poker"))  # 'tgc-poker' was the preset's name before other sizes
+    out: dict[str, Canvas] = {}
+    refused: dict[str, str] = {}
+    for card in cards:
+        rule = studio.faces.for_card(card)
+        if rule is None:
+            continue
+        for template in (rule.front, rule.back):
+            if template is None:
+                continue
+            got = product_for(v, template.size)
+            if template is rule.back and template.size != rule.front.size:
+                refused.setdefault(f"back {template.name}", f"back template '{template.name}' is "
+                                   f"{size_name(template.size)}, its front '{rule.front.name}' "
+                                   f"{size_name(rule.front.size)}: a vendor prints both sides one size")
+            elif isinstance(got, str):
+                refused.setdefault(size_name(template.size), got)
+            elif template is rule.front:
+                out[card.id] = got
+    return out, list(refused.values())
+
+
 def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progress = quiet) -> JobResult:
-    """One PNG per unique face (fronts, then each back), named by card id."""
+    """One PNG per unique face (fronts, then each back), named by card id; with a vendor preset, each on the
+    vendor's canvas for its card size."""
     if not 36 <= opts.dpi <= 1200:
         raise CardgenError(f"--dpi must be between 36 and 1200, not {opts.dpi}")
-    p: Preset | None = preset(opts.preset) if opts.preset else None
     keep = studio.selector(opts.only)
-    bleed = None
-    if p is not None:
-        template = studio.faces.rules[0].front
-        bleed = bleed_for(p, template.size)[1]
+    cards = [card for card in studio.designs(printable=True) if keep(card)]
+    canvases: dict[str, Canvas] = {}
+    if opts.preset:
+        canvases, refused = vendor_canvases(studio, opts.preset, cards)
+        if refused:
+            raise CardgenError("; ".join(refused))
     named: dict[str, PreparedFace] = {}
-    for card in studio.designs(printable=True):
-        if not keep(card):
-            continue
+    canvas_of: dict[str, Canvas | None] = {}
+    for card in cards:
+        c = canvases.get(card.id)
+        bleed = bleed_for(c, studio.faces.for_card(card).front.size)[1] if c else None  # type: ignore[union-attr]
         front, back = studio.prepare(card, bleed)
         named[file_stem(card.id)] = front
-        if back is not None:
-            named.setdefault(f"back-{back.template.name}", back)
+        canvas_of[file_stem(card.id)] = c
+        if back is not None and f"back-{back.template.name}" not in named:
+            named[f"back-{back.template.name}"] = back
+            canvas_of[f"back-{back.template.name}"] = product_for(c.vendor, back.template.size) if c else None  # type: ignore[assignment]
+
+    def render(names: list[str]) -> dict[str, bytes]:
+        """Faces grouped by canvas (a vendor canvas holds one card size), rendered group by group."""
+        groups: dict[object, list[str]] = {}
+        for name in names:
+            groups.setdefault(canvas_of[name], []).append(name)
+        out: dict[str, bytes] = {}
+        for canvas, group in groups.items():
+            out.update(zip(group, render_pngs([named[n] for n in group], studio.fonts, studio.model, dpi=opts.dpi,
+                                              p=canvas)))  # type: ignore[arg-type]
+        return out
+
     result = JobResult()
     if not opts.cache:
-        for i, (name, png) in enumerate(zip(named, render_pngs(list(named.values()), studio.fonts, studio.model,
-                                                               dpi=opts.dpi, p=p))):
-            result.outputs.append(Output(write_atomic(inside(out_dir, f"{name}.png"), png), name))
+        pngs = render(list(named))
+        for i, name in enumerate(named):
+            result.outputs.append(Output(write_atomic(inside(out_dir, f"{name}.png"), pngs[name]), name))
             progress("png", i + 1, len(named))
         return result
     # cached by face, resolution and cardgen's drawing code (in output/GAME/.cache/png): a rebuild
@@ -169,8 +232,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"
     cached = {name: cache / f"{face.key}-{tag}.png" for name, face in named.items()}
     missing = [name for name, path in cached.items() if not path.is_file()]
-    for name, png in zip(missing, render_pngs([named[n] for n in missing], studio.fonts, studio.model, dpi=opts.dpi,
-                                              p=p)):
+    for name, png in render(missing).items():
         write_atomic(cached[name], png)
     for i, name in enumerate(named):
         path = write_atomic(inside(out_dir, f"{name}.png"), cached[name].read_bytes())

@@ -22,7 +22,24 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "bridge": (57.15 * PT_PER_UNIT["mm"], 88.9 * PT_PER_UNIT["mm"]),
     "tarot": (69.85 * PT_PER_UNIT["mm"], 120.65 * PT_PER_UNIT["mm"]),
     "mini": (44.45 * PT_PER_UNIT["mm"], 63.5 * PT_PER_UNIT["mm"]),
+    "square": (180.0, 180.0),  # 2.5 x 2.5 in
+    "square-large": (252.0, 252.0),  # 3.5 x 3.5 in
 }
+
+
+def mm_text(points: float) -> str:
+    """120.65 mm as '120.65', 63.0 mm as '63': millimetres to two decimals, without trailing zeros."""
+    return f"{round(to_mm(points) + 1e-9, 2):.2f}".rstrip("0").rstrip(".")
+
+
+def size_name(size: tuple[float, float]) -> str:
+    """'tarot (69.85 x 120.65 mm)' for a known card size, else '70 x 120 mm'."""
+    w, h = size
+    mm = f"{mm_text(w)} x {mm_text(h)} mm"
+    for name, (kw, kh) in CARD_SIZES.items():
+        if abs(kw - w) < 0.2 and abs(kh - h) < 0.2:
+            return f"{name} ({mm})"
+    return mm
 
 
 class UnitError(ValueError):

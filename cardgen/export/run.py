@@ -41,12 +41,9 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
 
         return export_cockatrice(studio, [ExportItem(c, 1, *studio.prepare(c, 0.0)) for c in cards])
     if target in ("tgc", "mpc"):
-        from ..render.raster import bleed_for, preset
         from .pod import export_png_preset
 
-        p = preset(f"{target}-poker")
-        bleed = bleed_for(p, studio.faces.rules[0].front.size)[1]
-        return export_png_preset(studio, items_for(studio, deck, bleed=bleed), target)
+        return export_png_preset(studio, items_for(studio, deck), target)
     from .pod import export_dtc
 
     return export_dtc(studio, items_for(studio, deck))

@@ -18,21 +18,24 @@ MAX_WIDTH = 4096
 
 
 def export_tts(studio: Studio, items: list[ExportItem], image_url: Callable[[str], str]) -> ExportResult:
-    """One deck object per deck-list section and card back (a main deck, a sideboard, a resource deck), with
-    CardIDs unique across the whole save (Tabletop Simulator reads CustomDeck key × 100 + slot)."""
+    """One deck object per deck-list section, card back and card size (a main deck, a sideboard, a resource
+    deck, tarot heroes), with CardIDs unique across the whole save (Tabletop Simulator reads CustomDeck key ×
+    100 + slot) and each deck's own aspect and scale."""
     result = ExportResult("tts")
-    groups: dict[tuple[str, str], list[ExportItem]] = {}
+    groups: dict[tuple[str, str, tuple[float, float]], list[ExportItem]] = {}
     for item in items:
-        groups.setdefault((item.section, item.back.key if item.back else ""), []).append(item)
+        groups.setdefault((item.section, item.back.key if item.back else "", (item.front.width, item.front.height)),
+                          []).append(item)
+    sizes = len({size for _, _, size in groups})
     objects = []
     next_key = 1
-    for g, ((section, _), group) in enumerate(groups.items()):
+    for g, ((section, _, _), group) in enumerate(groups.items()):
         back_face = group[0].back
         label = "-".join(x for x in (section if section != "main" else "", back_face.template.name if back_face
-                                     else "deck") if x)
+                                     else "deck", group[0].front.template.name if sizes > 1 else "") if x)
         w_pt, h_pt = group[0].front.width, group[0].front.height  # this deck's own card size
-        card_w = MAX_WIDTH // COLS
-        card_h = round(card_w * h_pt / w_pt)
+        card_w = min(MAX_WIDTH // COLS, int(MAX_WIDTH / ROWS * w_pt / h_pt))  # the sheet stays within 4096 px
+        card_h = min(round(card_w * h_pt / w_pt), MAX_WIDTH // ROWS)
         dpi = card_w / (w_pt / 72)
         faces = [it.front for it in group]
         pngs = list(render_pngs(faces + ([back_face] if back_face else []), studio.fonts, studio.model, dpi=round(dpi)))

@@ -147,8 +147,8 @@ def _pack_sheets(ws: Workspace, game: str, d: Deal, studio: Studio | None = None
             chosen.append((by_id[cid], 1))
         groups.append((f"player {pack.player}, round {pack.round}, pass {pack.direction} · seed {d.seed}",
                        len(pack.cards)))
-    pdf, sheets, _ = sheet_bytes(studio, SheetOptions(), chosen, groups=groups)
-    return pdf, sheets
+    run = sheet_bytes(studio, SheetOptions(), chosen, groups=groups)
+    return run.pdf, run.sheets
 
 
 def run_draft(ws: Workspace, game: str, players: int | None, seed: int | None, fmt: str, out: Path | None,

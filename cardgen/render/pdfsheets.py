@@ -7,11 +7,12 @@ from typing import Mapping
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
 from ..model.game import GameModel
-from ..units import to_mm
+from ..units import size_name, to_mm
 from .face import PreparedFace
 from .fonts import FontSet
 from .paint import draw_face
@@ -19,10 +20,12 @@ from .sheets import (
     MARK_WIDTH,
     MM,
     PRINTER_MARGIN,
+    Page,
     SheetPlan,
     SheetSpec,
     back_slot,
     crop_marks,
+    sheet_warnings,
 )
 
 LABEL_FONT = "Lato-Regular"
@@ -77,55 +80,97 @@ def place(c: Canvas, face: PreparedFace, trim: tuple[float, float, float, float]
     c.restoreState()
 
 
-def _label(c: Canvas, fonts: FontSet, plan: SheetPlan, text: str) -> None:
-    """The page's caption, in a margin with room for it below or beside the marks; never over a card."""
-    spec, grid = plan.spec, plan.grid
-    x0, y0, gw, gh = grid.outer
-    size = 6.5
-    below = y0 + spec.bleed - max(3 * MM, spec.bleed) - grid.mark_y - 1 * MM  # top of the free band at the bottom
-    beside = x0 + spec.bleed - max(3 * MM, spec.bleed) - grid.mark_x - 1 * MM
-    c.setFont(fonts.name(LABEL_FONT), size)
+def _caption_bottom(c: Canvas, fonts: FontSet, page: Page, text: str) -> bool:
+    """The whole caption centred in the band below the grid and its marks, 5 mm clear of the paper edge."""
+    spec, grid = page.spec, page.grid
+    top = min(grid.outer[1], grid.trim_box[1] - grid.off_y - grid.mark_y) - 1 * MM
+    for size in (6.5, 6.0, 5.5):
+        if top - PRINTER_MARGIN >= size and stringWidth(text, fonts.name(LABEL_FONT), size) <= \
+                spec.paper[0] - 2 * PRINTER_MARGIN:
+            c.setFont(fonts.name(LABEL_FONT), size)
+            c.drawCentredString(spec.paper[0] / 2, PRINTER_MARGIN + 0.25 * size, text)
+            return True
+    return False
+
+
+def _caption_sides(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
+    """The caption split over the left and right margins, running along the longest stretch between marks."""
+    spec, grid = page.spec, page.grid
+    pw, ph = spec.paper
+    x0, _, gw, _ = grid.outer
+    stops = sorted({PRINTER_MARGIN, ph - PRINTER_MARGIN} | ({y for y in grid.cut_y} if grid.mark_x else set()))
+    start, end = max(zip(stops, stops[1:]), key=lambda s: s[1] - s[0])
+    room = end - start - 3 * MM
+    cut = min(range(1, len(parts) + 1), key=lambda i: max(len(" · ".join(parts[:i])), len(" · ".join(parts[i:]))))
+    halves = [" · ".join(parts[:cut]), " · ".join(parts[cut:])]
+    for size in (6.5, 6.0, 5.5, 5.0):
+        if x0 - 1 * MM - 1.05 * size < PRINTER_MARGIN:
+            return False
+        if all(stringWidth(h, fonts.name(LABEL_FONT), size) <= room for h in halves):
+            c.setFont(fonts.name(LABEL_FONT), size)
+            for side, half in zip((-1, 1), halves):
+                if not half:
+                    continue
+                c.saveState()
+                if side < 0:  # reads bottom to top on the left
+                    c.translate(x0 - 1 * MM - 0.25 * size, (start + end) / 2)
+                    c.rotate(90)
+                else:  # top to bottom on the right
+                    c.translate(x0 + gw + 1 * MM + 0.25 * size, (start + end) / 2)
+                    c.rotate(-90)
+                c.drawCentredString(0, 0, half)
+                c.restoreState()
+            return True
+    return False
+
+
+def _label(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
+    """The page's caption in a margin with room for it, never over a card or a mark, never in the 5 mm band
+    at the paper's edge that many printers cannot print. False when no margin has room for it."""
     c.setFillColor(GREY)
-    if below - PRINTER_MARGIN >= size:
-        c.drawCentredString(spec.paper[0] / 2, max(PRINTER_MARGIN, below - size * 1.6), text)
-    elif x0 - PRINTER_MARGIN >= size * 1.2 or beside - PRINTER_MARGIN >= size:
-        c.saveState()
-        c.translate(max(PRINTER_MARGIN, min(x0, beside) - size * 0.4), spec.paper[1] / 2)
-        c.rotate(90)
-        c.drawCentredString(0, 0, text)
-        c.restoreState()
+    return _caption_bottom(c, fonts, page, "  ·  ".join(parts)) or _caption_sides(c, fonts, page, parts)
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
-                 title: str, backs: Mapping[str, PreparedFace] | None = None) -> bytes:
-    spec, grid = plan.spec, plan.grid
+                 title: str, backs: Mapping[str, PreparedFace] | None = None) -> tuple[bytes, list[str]]:
+    """The sheets PDF, and warnings about what the paper had no room for (crop marks, captions)."""
+    spec = plan.base
     buffer = io.BytesIO()
     c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets", fonts)
     define_forms(c, {**faces, **(backs or {})}, fonts, model)
     if spec.calibration:
         calibration_pages(c, fonts, spec)
-    marks = crop_marks(grid, spec)
+    marks: dict[int, list[tuple[float, float, float, float]]] = {}
     duplex = spec.duplex != "none"
     pages = len(plan.pages)
+    sizes = len(plan.grids())
+    unlabelled = 0
     for n, page in enumerate(plan.pages, 1):
-        for p in page:
+        for p in page.placements:
             place(c, faces[p.front], p.slot.trim, p.slot.paint)
-        _marks(c, marks)
-        label = plan.labels[n - 1]
-        where = f"{label}  ·  " if label else ""
-        _label(c, fonts, plan, f"{title}  ·  {where}sheet {n} of {pages}, fronts  ·  print at 100 % (no scaling)"
-               + (f", double-sided, flip on the {spec.duplex} edge" if duplex else ""))
+        if id(page.grid) not in marks:
+            marks[id(page.grid)] = crop_marks(page.grid, page.spec)
+        _marks(c, marks[id(page.grid)])
+        head = [title] + ([page.label] if page.label else []) + \
+            ([size_name(page.spec.card)] if sizes > 1 else [])
+        if not _label(c, fonts, page, head + [f"sheet {n} of {pages}, fronts", "print at 100 % (no scaling)"
+                                              + (f", double-sided, flip on the {spec.duplex} edge" if duplex else "")]):
+            unlabelled += 1
         c.showPage()
         if duplex:
-            for p in page:
+            for p in page.placements:
                 if p.back is None:
                     continue
                 face = (backs or faces)[p.back]
-                place(c, face, back_slot(p.slot.trim, spec), back_slot(p.slot.paint, spec))
-            _label(c, fonts, plan, f"{title}  ·  {where}sheet {n} of {pages}, backs")
+                place(c, face, back_slot(p.slot.trim, page.spec), back_slot(p.slot.paint, page.spec))
+            _label(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
     c.save()
-    return buffer.getvalue()
+    warnings = sheet_warnings(plan)
+    if unlabelled:
+        warnings.append(f"{unlabelled} sheet{'s' * (unlabelled != 1)} had no margin with room for a caption "
+                        f"5 mm from the paper edge: their label is left out")
+    return buffer.getvalue(), warnings
 
 
 def _marks(c: Canvas, segs: list[tuple[float, float, float, float]]) -> None:

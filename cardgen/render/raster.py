@@ -4,48 +4,15 @@ from __future__ import annotations
 import io
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Iterator
 
-from ..errors import CardgenError, ignore_interrupts, suggest
+from ..errors import ignore_interrupts
 from ..model.game import GameModel
 from .face import PreparedFace
 from .fonts import FontSet
 from .pdfsheets import define_forms, new_canvas
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A print-on-demand canvas: the image size with bleed, the trim inside it, and the DPI it is meant at."""
-
-    title: str
-    canvas: tuple[int, int]
-    trim: tuple[int, int]
-    dpi: int
-    source: str
-
-
-PRESETS: dict[str, Preset] = {
-    "tgc-poker": Preset("The Game Crafter, poker deck", (825, 1125), (750, 1050), 300,
-                        "The Game Crafter poker card template: 825 x 1125 px with 1/8 in bleed at 300 dpi; "
-                        "keep text 75 px from the image edge"),
-    "mpc-poker": Preset("MakePlayingCards / PrinterStudio, poker", (822, 1122), (750, 1050), 300,
-                        "MakePlayingCards poker card: 822 x 1122 px at 300 dpi (36 px = 3.048 mm bleed per side)"),
-}
-
-
-def preset(name: str) -> Preset:
-    if name not in PRESETS:
-        raise CardgenError(suggest(f"unknown preset '{name}' (presets: {', '.join(PRESETS)})", name, list(PRESETS)))
-    return PRESETS[name]
-
-
-def bleed_for(p: Preset, trim_pt: tuple[float, float]) -> tuple[float, float]:
-    """(points per pixel scale, bleed in points) that make a card's trim cover the preset's trim exactly."""
-    scale = max(p.trim[0] / trim_pt[0], p.trim[1] / trim_pt[1])
-    bleed = max((p.canvas[0] / scale - trim_pt[0]) / 2, (p.canvas[1] / scale - trim_pt[1]) / 2)
-    return scale, bleed + 0.5 / scale
+from .vendors import Canvas, bleed_for
 
 
 def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel) -> bytes:
@@ -81,14 +48,17 @@ def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int,
 
 
 def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, dpi: int = 300,
-                p: Preset | None = None, workers: int | None = None) -> Iterator[bytes]:
-    """PNG bytes for each face, in order. Faces must have been prepared with the preset's bleed."""
+                p: Canvas | None = None, workers: int | None = None) -> Iterator[bytes]:
+    """PNG bytes for each face, in order. With a vendor canvas, every face must be of one card size and
+    prepared with the canvas's bleed (`vendors.bleed_for`)."""
     if not faces:
         return iter(())
     pdf = faces_pdf(faces, fonts, model)
-    scale = (bleed_for(p, (faces[0].width, faces[0].height))[0] if p else dpi / 72.0)
+    if p is not None and len({(f.width, f.height) for f in faces}) > 1:
+        raise ValueError("render_pngs with a vendor canvas needs faces of one size")
+    scale = bleed_for(p, (faces[0].width, faces[0].height))[0] if p else dpi / 72.0  # pixels per point
     canvas = p.canvas if p else None
-    out_dpi = p.dpi if p else dpi
+    out_dpi = p.vendor.dpi if p else dpi
     workers = workers or min(os.cpu_count() or 1, 8)
     indices = list(range(len(faces)))
     if workers <= 1 or len(faces) < 32:  # below this, starting worker processes costs more than it saves

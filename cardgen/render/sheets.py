@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Mapping
 
 from ..errors import CardgenError
-from ..units import PT_PER_UNIT, to_mm
+from ..units import PT_PER_UNIT, size_name, to_mm
 
 MM = PT_PER_UNIT["mm"]
 MARK_OFFSET = 3 * MM  # crop marks start this far outside the trim (never less than the bleed)
 MARK_LENGTH = 5 * MM
+MARK_MIN = 3 * MM  # a shorter mark is hard to line a ruler up with
 MARK_WIDTH = 0.25
-PRINTER_MARGIN = 3 * MM  # home printers cannot print closer to the paper edge than about this
+PRINTER_MARGIN = 5 * MM  # many home printers cannot print closer to the paper edge than this
+GRID_MARGIN = 3 * MM  # a card's outer bleed may reach this close (losing bleed there is harmless)
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class SheetSpec:
     duplex: str = "long"  # "long", "short" or "none"
     back_offset: tuple[float, float] = (0.0, 0.0)  # points, applied to back pages only (+x right, +y up)
     calibration: bool = False
+    paper_name: str = ""  # as the user gave it ('a4', 'letter'), for messages
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,11 @@ class Grid:
     cut_x: list[float]
     cut_y: list[float]
     outer: tuple[float, float, float, float]  # painted area of the whole grid (incl. outer bleed)
-    mark_x: float  # length of marks in the left/right margins (they mark horizontal cuts)
-    mark_y: float  # length of marks in the top/bottom margins (they mark vertical cuts)
+    mark_x: float  # length of marks in the left/right margins (they mark horizontal cuts); 0: none
+    mark_y: float  # length of marks in the top/bottom margins (they mark vertical cuts); 0: none
+    trim_box: tuple[float, float, float, float]  # left, bottom, right, top of the grid's trim
+    off_x: float  # how far marks start outside the trim, left/right
+    off_y: float
 
     @property
     def per_page(self) -> int:
@@ -63,17 +70,22 @@ def plan_grid(spec: SheetSpec) -> Grid:
     pw, ph = spec.paper
     cw, ch = spec.card
     b, g = spec.bleed, spec.gutter
-    offset = max(MARK_OFFSET, b)
-    reserve = (offset + 1.5 * MM) if spec.crop_marks else 0.0  # room for at least a short mark
-    room_w = pw - 2 * max(PRINTER_MARGIN, reserve - b)
-    room_h = ph - 2 * max(PRINTER_MARGIN, reserve - b)
+    # the grid itself may come as close as 3 mm to the edge (its bleed can be lost there); marks and captions
+    # keep PRINTER_MARGIN, and are dropped (with a warning) where the margin has no room for them
+    room_w, room_h = pw - 2 * GRID_MARGIN, ph - 2 * GRID_MARGIN
+
+    def fits(n: int, size: float, paper: float) -> bool:  # painted area 3 mm, trim 5 mm from the edge
+        painted = _fits(n, size, b, g, spec.layout)
+        return painted <= paper - 2 * GRID_MARGIN + 1e-6 and painted - 2 * b <= paper - 2 * PRINTER_MARGIN + 1e-6
+
     cols = rows = 0
-    while _fits(cols + 1, cw, b, g, spec.layout) <= room_w + 1e-6:
+    while fits(cols + 1, cw, pw):
         cols += 1
-    while _fits(rows + 1, ch, b, g, spec.layout) <= room_h + 1e-6:
+    while fits(rows + 1, ch, ph):
         rows += 1
     if cols == 0 or rows == 0:
-        max_bleed = max(0.0, min((room_w - cw) / 2, (room_h - ch) / 2))
+        trim_fits = cw <= pw - 2 * PRINTER_MARGIN + 1e-6 and ch <= ph - 2 * PRINTER_MARGIN + 1e-6
+        max_bleed = max(0.0, min((room_w - cw) / 2, (room_h - ch) / 2)) if trim_fits else 0.0
         raise CardgenError(
             f"a {to_mm(cw):.1f} x {to_mm(ch):.1f} mm card with {to_mm(b):.1f} mm bleed does not fit on "
             f"{to_mm(pw):.0f} x {to_mm(ph):.0f} mm paper"
@@ -101,31 +113,52 @@ def plan_grid(spec: SheetSpec) -> Grid:
             slots.append(Slot(r * cols + c, trim, paint))
             cut_x.update((round(trim[0], 4), round(trim[0] + cw, 4)))
             cut_y.update((round(trim[1], 4), round(trim[1] + ch, 4)))
-    outer = (x0, y0, gw, gh)
-    def room(margin: float) -> float:
-        return min(MARK_LENGTH, max(0.0, margin + b - offset - PRINTER_MARGIN)) if spec.crop_marks else 0.0
+    # each margin: marks MARK_MIN..MARK_LENGTH long, 5 mm clear of the paper edge, starting just outside the
+    # painted bleed; where that leaves no room, the outer bleed is trimmed (to 1 mm at least) to make some
+    trim_box = (x0 + b, y0 + b, x0 + gw - b, y0 + gh - b)
+    off_x, mark_x, shown_x = _margin(trim_box[0], b, spec.crop_marks)
+    off_y, mark_y, shown_y = _margin(trim_box[1], b, spec.crop_marks)
+    outer = (x0 + b - shown_x, y0 + b - shown_y, gw - 2 * (b - shown_x), gh - 2 * (b - shown_y))
+    if (shown_x, shown_y) != (b, b):
+        slots = [Slot(s.index, s.trim, _clip(s.paint, outer)) for s in slots]
+    return Grid(cols, rows, slots, sorted(cut_x), sorted(cut_y), outer, mark_x, mark_y, trim_box, off_x, off_y)
 
-    return Grid(cols, rows, slots, sorted(cut_x), sorted(cut_y), outer, room(x0), room(y0))
+
+def _margin(trim_margin: float, bleed: float, marks: bool) -> tuple[float, float, float]:
+    """(mark offset from the trim, mark length or 0 for none, outer bleed shown) for one margin."""
+    if not marks:
+        return 0.0, 0.0, bleed
+    room = trim_margin - PRINTER_MARGIN  # between the trim and where the printer stops
+    offset = max(MARK_OFFSET, bleed)
+    if room - offset >= MARK_MIN - 1e-6:
+        return offset, min(MARK_LENGTH, room - offset), bleed
+    offset = room - MARK_MIN
+    if offset >= min(bleed, 1 * MM) - 1e-6:  # a thinner outer bleed buys the mark its room
+        return offset, MARK_MIN, min(bleed, offset)
+    return 0.0, 0.0, bleed
+
+
+def _clip(rect: tuple[float, float, float, float], box: tuple[float, float, float, float]) \
+        -> tuple[float, float, float, float]:
+    x1, y1 = max(rect[0], box[0]), max(rect[1], box[1])
+    x2, y2 = min(rect[0] + rect[2], box[0] + box[2]), min(rect[1] + rect[3], box[1] + box[3])
+    return (x1, y1, x2 - x1, y2 - y1)
 
 
 def crop_marks(grid: Grid, spec: SheetSpec) -> list[tuple[float, float, float, float]]:
     """Line segments (x1, y1, x2, y2): every cut line gets a mark on both sides, all in the margins."""
     if not spec.crop_marks:
         return []
-    x0, y0, gw, gh = grid.outer
-    b = spec.bleed
-    offset = max(MARK_OFFSET, b)
-    trim_left, trim_right = x0 + b, x0 + gw - b
-    trim_bottom, trim_top = y0 + b, y0 + gh - b
+    trim_left, trim_bottom, trim_right, trim_top = grid.trim_box
     segs = []
-    if grid.mark_y >= 1.0 * MM:
+    if grid.mark_y > 0:
         for x in grid.cut_x:
-            segs.append((x, trim_top + offset, x, trim_top + offset + grid.mark_y))
-            segs.append((x, trim_bottom - offset, x, trim_bottom - offset - grid.mark_y))
-    if grid.mark_x >= 1.0 * MM:
+            segs.append((x, trim_top + grid.off_y, x, trim_top + grid.off_y + grid.mark_y))
+            segs.append((x, trim_bottom - grid.off_y, x, trim_bottom - grid.off_y - grid.mark_y))
+    if grid.mark_x > 0:
         for y in grid.cut_y:
-            segs.append((trim_left - offset, y, trim_left - offset - grid.mark_x, y))
-            segs.append((trim_right + offset, y, trim_right + offset + grid.mark_x, y))
+            segs.append((trim_left - grid.off_x, y, trim_left - grid.off_x - grid.mark_x, y))
+            segs.append((trim_right + grid.off_x, y, trim_right + grid.off_x + grid.mark_x, y))
     return segs
 
 
@@ -148,23 +181,55 @@ class Placement:
 
 
 @dataclass
-class SheetPlan:
+class Page:
+    """One sheet of fronts (and, duplex, its backs): its own grid for its card size, and a label (a pack …)."""
+
     spec: SheetSpec
     grid: Grid
-    pages: list[list[Placement]] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)  # one per page of fronts, e.g. a pack's label
+    placements: list[Placement]
+    label: str = ""
+
+
+@dataclass
+class SheetPlan:
+    base: SheetSpec
+    pages: list[Page] = field(default_factory=list)
 
     @property
     def sheets(self) -> int:
         return len(self.pages)
 
+    def grids(self) -> list[tuple[SheetSpec, Grid, int]]:
+        """Each card size's (spec, grid, sheets), in the order they first appear."""
+        seen: dict[tuple[float, float, float], list] = {}
+        for page in self.pages:
+            key = (*page.spec.card, page.spec.bleed)
+            if key in seen:
+                seen[key][2] += 1
+            else:
+                seen[key] = [page.spec, page.grid, 1]
+        return [(s, g, n) for s, g, n in seen.values()]
 
-def plan_sheets(items: list[tuple[str, str, str | None]], spec: SheetSpec,
+
+Item = tuple[str, str, str | None]  # (card id, front face key, back face key)
+Size = tuple[tuple[float, float], float]  # (trim width and height, bleed), in points
+
+
+def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | None = None,
                 groups: list[tuple[str, int]] | None = None) -> SheetPlan:
-    """Lay (card id, front key, back key) items out page by page. `groups` (label, count) start new pages."""
-    grid = plan_grid(spec)
-    plan = SheetPlan(spec, grid)
-    chunks: list[tuple[str, list[tuple[str, str, str | None]]]] = []
+    """Lay items out page by page: faces of each card size on pages of their own, with that size's grid and
+    marks. `sizes` gives each front key's size (default: the base spec's); `groups` (label, count) start new
+    pages, e.g. one group per pack."""
+    plan = SheetPlan(base)
+    grids: dict[Size, tuple[SheetSpec, Grid]] = {}
+
+    def grid_for(size: Size) -> tuple[SheetSpec, Grid]:
+        if size not in grids:
+            spec = replace(base, card=size[0], bleed=size[1])
+            grids[size] = (spec, plan_grid(spec))
+        return grids[size]
+
+    chunks: list[tuple[str, list[Item]]] = []
     if groups:
         start = 0
         for label, count in groups:
@@ -172,9 +237,32 @@ def plan_sheets(items: list[tuple[str, str, str | None]], spec: SheetSpec,
             start += count
     else:
         chunks.append(("", items))
+    default: Size = (base.card, base.bleed)
     for label, chunk in chunks:
-        for p in range(max(1, math.ceil(len(chunk) / grid.per_page))):
-            page = chunk[p * grid.per_page:(p + 1) * grid.per_page]
-            plan.pages.append([Placement(grid.slots[i], f, bk, cid) for i, (cid, f, bk) in enumerate(page)])
-            plan.labels.append(label)
+        by_size: dict[Size, list[Item]] = {}
+        for item in chunk:
+            by_size.setdefault((sizes or {}).get(item[1], default), []).append(item)
+        for size, run in (by_size or {default: []}).items():
+            spec, grid = grid_for(size)
+            for p in range(max(1, math.ceil(len(run) / grid.per_page))):
+                page = run[p * grid.per_page:(p + 1) * grid.per_page]
+                plan.pages.append(Page(spec, grid, [Placement(grid.slots[i], f, bk, cid)
+                                                    for i, (cid, f, bk) in enumerate(page)], label))
     return plan
+
+
+def sheet_warnings(plan: SheetPlan) -> list[str]:
+    """What this paper and layout cannot give: crop marks 3 mm long and 5 mm clear of the paper edge."""
+    out = []
+    for spec, grid, _ in plan.grids():
+        if not spec.crop_marks:
+            continue
+        missing = [what for what, length in (("top and bottom (vertical cuts)", grid.mark_y),
+                                             ("left and right (horizontal cuts)", grid.mark_x)) if length <= 0]
+        if missing:
+            paper = spec.paper_name or f"{to_mm(spec.paper[0]):.0f} x {to_mm(spec.paper[1]):.0f} mm paper"
+            out.append(f"{size_name(spec.card)} cards, {spec.layout} layout, {paper}: no room for crop marks "
+                       f"{to_mm(MARK_MIN):.0f} mm long and {to_mm(PRINTER_MARGIN):.0f} mm from the paper edge in "
+                       f"the {' or '.join(missing)} margins, so they have none; cut along the card edges there, "
+                       f"or print on paper with more room in those margins")
+    return out

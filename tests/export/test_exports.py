@@ -83,6 +83,11 @@ def test_tts_decks_keep_sections_apart_with_ids_unique_across_the_save(tmp_path)
     lantern = make_export(Workspace.find(TESTS / "fixtures" / "lantern"), "lantern", "tts", folder=tmp_path)
     scale = json.loads(files(lantern)["lantern.json"])["ObjectStates"][0]["Transform"]
     assert scale["scaleX"] == round(69.85 / 63.5, 4) and scale["scaleZ"] == round(120.65 / 88.9, 4)
+    spell = json.loads(files(lantern)["lantern.json"])["ObjectStates"][1]  # the poker-size spells: a deck of their own
+    assert spell["Nickname"] == "Tidecaller" and spell["Transform"]["scaleX"] == round(63 / 63.5, 4)
+    for name, data in files(lantern).items():  # Tabletop Simulator's limit on a deck sheet
+        if name.endswith(".png"):
+            assert max(Image.open(io.BytesIO(data)).size) <= 4096, name
 
 
 @needs_shared(XSD)
@@ -200,7 +205,52 @@ def test_print_on_demand_canvases_and_manifest(target: str, size: tuple[int, int
         with Image.open(io.BytesIO(out[k])) as im:
             assert im.size == size and round(im.info["dpi"][0]) == 300
     rows = out["manifest.csv"].splitlines()
-    assert rows[0] == "front,back,quantity,name" and "fronts/ember-guard.png,backs/back.png,2,Ember Guard" in rows
+    assert rows[0] == "front,back,quantity,name,product"
+    assert "fronts/ember-guard.png,backs/back.png,2,Ember Guard,poker" in rows
+
+
+LANTERN = TESTS / "fixtures" / "lantern"  # tarot allies and relics, poker-size (63 x 88 mm) spells
+
+
+@pytest.mark.parametrize("target,tarot,poker", [("tgc", (900, 1500), (825, 1125)), ("mpc", (897, 1497), (822, 1122))])
+def test_each_card_size_gets_its_own_vendor_canvas(target: str, tarot: tuple[int, int], poker: tuple[int, int]) -> None:
+    """The Game Crafter and MakePlayingCards sell tarot cards on their own canvas (trim + the vendor's bleed at
+    300 dpi): a tarot card is never squeezed onto the poker canvas, which would crop its top and bottom."""
+    out = files(make_export(Workspace.find(LANTERN), "lantern", target))
+    sizes = {k: Image.open(io.BytesIO(v)).size for k, v in out.items() if k.endswith(".png")}
+    assert sizes == {"fronts/ashgrove-warden.png": tarot, "fronts/stone-idol.png": tarot, "backs/back.png": tarot,
+                     "fronts/tidecaller.png": poker, "backs/spell-back.png": poker}
+    rows = out["manifest.csv"].splitlines()
+    assert "fronts/tidecaller.png,backs/spell-back.png,1,Tidecaller,poker" in rows
+    assert "fronts/stone-idol.png,backs/back.png,1,Stone Idol,tarot" in rows
+
+
+def test_a_size_the_vendor_does_not_sell_is_refused_never_cropped(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    import shutil
+
+    shutil.copytree(LANTERN, ws)
+    spell = ws / "templates" / "lantern" / "spell.yaml"
+    spell.write_text(spell.read_text().replace("size: 63mm x 88mm", "size: 80mm x 80mm"))
+    back = ws / "templates" / "lantern" / "spell-back.yaml"
+    back.write_text(back.read_text().replace("size: 63mm x 88mm", "size: 80mm x 80mm"))
+    for target in ("tgc", "mpc", "dtc"):
+        result = run_export(Workspace.find(ws), "lantern", target, out=tmp_path / target)
+        assert result.findings and all(f.code == "export-rejected" for f in result.findings)
+        message = result.findings[0].message
+        assert "80 x 80 mm" in message and "tarot 69.85 x 120.65 mm" in message, message
+        assert not (tmp_path / target).exists()
+
+
+def test_drivethrucards_one_pdf_per_product() -> None:
+    out = files(make_export(Workspace.find(LANTERN), "lantern", "dtc"))
+    tarot = PdfReader(io.BytesIO(out["lantern-drivethrucards-tarot.pdf"]))
+    poker = PdfReader(io.BytesIO(out["lantern-drivethrucards.pdf"]))
+    assert len(tarot.pages) == 4 and len(poker.pages) == 2  # back and front of each card
+    for page in tarot.pages:  # 2.75 x 4.75 in trim + 1/8 in bleed
+        assert [round(float(v), 2) for v in page.mediabox] == [0, 0, 216, 360]
+        assert [round(float(v), 2) for v in page.trimbox] == [9, 9, 207, 351]
+    assert [round(float(v), 2) for v in poker.pages[0].mediabox] == [0, 0, 198, 270]
 
 
 def test_drivethrucards_pdf_boxes_and_order() -> None:

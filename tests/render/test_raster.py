@@ -23,7 +23,7 @@ def studio():
     return open_studio(Workspace.find(FIXTURE_WS), "clean")
 
 
-@pytest.mark.parametrize("name,size", [("tgc-poker", (825, 1125)), ("mpc-poker", (822, 1122))])
+@pytest.mark.parametrize("name,size", [("tgc", (825, 1125)), ("mpc", (822, 1122)), ("tgc-poker", (825, 1125))])
 def test_presets_give_exact_canvases(tmp_path, studio, name: str, size: tuple[int, int]) -> None:
     result = export_pngs(studio, PngOptions(preset=name, only="card.name == 'Tide Caller'"), tmp_path)
     assert sorted(p.path.name for p in result.outputs) == ["back-back.png", "tide-caller.png"]
@@ -34,8 +34,8 @@ def test_presets_give_exact_canvases(tmp_path, studio, name: str, size: tuple[in
 
 
 def test_unknown_preset(tmp_path, studio) -> None:
-    with pytest.raises(CardgenError, match="did you mean 'tgc-poker'"):
-        export_pngs(studio, PngOptions(preset="tgc-pokr"), tmp_path)
+    with pytest.raises(CardgenError, match="did you mean 'tgc'"):
+        export_pngs(studio, PngOptions(preset="tgx"), tmp_path)
 
 
 def test_png_bytes_are_reproducible_and_match_the_golden(studio, regen: bool) -> None:

@@ -40,9 +40,11 @@ def test_gutter_layout_keeps_every_bleed_and_says_what_fits() -> None:
 
 
 def test_paper_smaller_than_a_card_suggests_a_bleed() -> None:
-    tiny = SheetSpec((70 * MM, 95 * MM), POKER_EU, 3 * MM)
-    with pytest.raises(CardgenError, match=r"bleed ≤ 0\.5 mm"):
+    tiny = SheetSpec((74 * MM, 100 * MM), POKER_EU, 3 * MM)  # the trim must stay 5 mm from the edge
+    with pytest.raises(CardgenError, match=r"bleed ≤ 2\.5 mm"):
         plan_grid(tiny)
+    with pytest.raises(CardgenError, match=r"use larger paper"):
+        plan_grid(SheetSpec((70 * MM, 95 * MM), POKER_EU, 3 * MM))
 
 
 @pytest.mark.parametrize("layout", ["shared-cut", "gutter"])
@@ -85,7 +87,8 @@ def clean_pdf() -> tuple[bytes, int]:
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     opts = SheetOptions(copies="collation")
     chosen, _ = choose_cards(studio, opts)
-    pdf, sheets, _ = sheet_bytes(studio, opts, chosen)
+    run = sheet_bytes(studio, opts, chosen)
+    pdf, sheets = run.pdf, run.sheets
     return pdf, sheets
 
 
@@ -115,7 +118,7 @@ def test_same_input_same_bytes(clean_pdf: tuple[bytes, int]) -> None:
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     opts = SheetOptions(copies="collation")
     chosen, _ = choose_cards(studio, opts)
-    assert sheet_bytes(studio, opts, chosen)[0] == clean_pdf[0]
+    assert sheet_bytes(studio, opts, chosen).pdf == clean_pdf[0]
 
 
 def test_blank_slots_get_no_backs(clean_pdf: tuple[bytes, int]) -> None:
