@@ -94,29 +94,69 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
             findings.extend(_safe_zone(template))
         return template
 
+    checked_backs: set[str] = set()
     for where, front_name, back_name, loc in entries:
         front_template = get(front_name, loc)
         back_template = get(str(back_name), loc) if back_name else None
         if front_template is not None:
             faces.rules.append(FaceRule(where, front_template, back_template))
+        if back_template is not None and back_template.file not in checked_backs:
+            checked_backs.add(back_template.file)
+            findings.extend(_drift_borders(back_template))
     return faces, findings
 
 
+BORDER_ZONE = 10 * 72 / 25.4
+
+
+def _drift_borders(template: Template) -> list[Finding]:
+    """A back's line or box edge running along the trim a few mm inside it turns duplex drift into uneven
+    borders (4.5 mm on one side, 1.5 mm on the other): cards become recognisable from the back."""
+    from .template import as_length
+
+    out = []
+    w, h = template.size
+    for e in template.elements:
+        if e.type not in ("rect", "line") or "box" in e.props:
+            continue
+        keys = ("x", "y", "w", "h") if e.type == "rect" else ("x1", "y1", "x2", "y2")
+        if any(e.props.get(k) is None or e.props[k].compiled is not None for k in keys):
+            continue
+        a, b, c, d = (as_length(e.props[k].raw) for k in keys)
+        x1, y1, x2, y2 = (a, b, a + c, b + d) if e.type == "rect" else (min(a, c), min(b, d), max(a, c), max(b, d))
+        edges = [(x1, y2 - y1, h), (w - x2, y2 - y1, h), (y1, x2 - x1, w), (h - y2, x2 - x1, w)]
+        near = [dist for dist, span, side in edges if 0.3 < dist < BORDER_ZONE and span >= side / 2]
+        if near:
+            mm = min(near) * 25.4 / 72
+            out.append(Finding(e.file, e.line, e.column, Severity.WARNING, "back-border", None,
+                               f"back '{template.name}': '{e.id or e.type}' runs {mm:.1f} mm inside the trim; a "
+                               f"back printed 1.5 mm off its front shows it {mm - 1.5:.1f} mm from one edge and "
+                               f"{mm + 1.5:.1f} mm from the other, so cards can be told apart from the back",
+                               "let the back's design reach the cut, or keep lines 10 mm or more inside it"))
+    return out
+
+
+SAFE_TYPES = {"text": "text", "badge": "stat", "icons": "cost"}
+
+
 def _safe_zone(template: Template) -> list[Finding]:
-    """Text boxes reaching closer to the trim than the safe zone risk being cut."""
+    """Text, stat and cost elements reaching closer to the trim than the safe zone risk being cut (a 1 mm
+    miscut at home, a vendor's safe line)."""
     from .template import as_length
 
     out = []
     w, h = template.size
     s = template.safe
     for e in template.elements:
-        if e.type != "text" or any(e.props.get(k) is None or e.props[k].compiled is not None for k in "xywh"):
+        if e.type not in SAFE_TYPES or any(e.props.get(k) is None or e.props[k].compiled is not None for k in "xywh"):
             continue
         x, y = as_length(e.props["x"].raw), as_length(e.props["y"].raw)
         ew, eh = as_length(e.props["w"].raw), as_length(e.props["h"].raw)
         if x < s - 0.01 or y < s - 0.01 or x + ew > w - s + 0.01 or y + eh > h - s + 0.01:
+            gap = min(x, y, w - x - ew, h - y - eh) / 72 * 25.4
             out.append(Finding(e.file, e.line, e.column, Severity.WARNING, "outside-safe-zone", None,
-                               f"text element '{e.id or 'text'}' reaches closer to the trim than the "
-                               f"{s / 72 * 25.4:.1f} mm safe zone"))
+                               f"{SAFE_TYPES[e.type]} element '{e.id or e.type}' is {gap:.1f} mm from the trim, "
+                               f"inside the {s / 72 * 25.4:.1f} mm safe zone: a miscut or a vendor's safe line "
+                               f"can cut it"))
     return out
 

@@ -102,3 +102,47 @@ elements:
     assert (6, "template-name", "attr() names field 'factoin', which the model does not have",
             "did you mean 'faction'?") in got
     assert any(line == 7 and code == "template-off-card" for line, code, _, _ in got)
+
+
+def test_text_stats_and_costs_must_stay_in_the_safe_zone(tmp_path: Path, fixture_ws: Workspace) -> None:
+    from cardgen.render.faces import _safe_zone
+
+    template, findings = _load(tmp_path, fixture_ws, """size: 63mm x 88mm
+safe: 3mm
+fonts: {body: CharisSIL-Regular}
+elements:
+  - {id: ap, type: badge, x: 2.2mm, y: 74mm, w: 9.6mm, h: 9.6mm, text: "1", font: body}
+  - {id: name, type: text, x: 3mm, y: 3mm, w: 57mm, h: 6mm, text: hi, font: body}
+  - {id: cost, type: icons, x: 50mm, y: 3mm, w: 11mm, h: 5mm, cost: "{1}"}
+  - {id: ground, type: rect, box: bleed}
+""")
+    assert findings == []
+    assert [(f.line, f.code, f.message) for f in _safe_zone(template)] == [
+        (5, "outside-safe-zone", "stat element 'ap' is 2.2 mm from the trim, inside the 3.0 mm safe zone: a miscut "
+                                 "or a vendor's safe line can cut it"),
+        (7, "outside-safe-zone", "cost element 'cost' is 2.0 mm from the trim, inside the 3.0 mm safe zone: a "
+                                 "miscut or a vendor's safe line can cut it")]
+
+
+def test_the_bundled_templates_keep_everything_in_the_safe_zone() -> None:
+    from ..conftest import REPO
+
+    for game in ("power-trip", "aether-duel", "ivion"):
+        studio = open_studio(Workspace.find(REPO), game)
+        assert not [f for f in studio.template_findings if f.code == "outside-safe-zone"], game
+
+
+def test_a_back_border_that_would_show_duplex_drift_is_a_warning(tmp_path: Path, fixture_ws: Workspace) -> None:
+    from cardgen.render.faces import _drift_borders
+
+    template, findings = _load(tmp_path, fixture_ws, """size: 63mm x 88mm
+fonts: {body: CharisSIL-Regular}
+elements:
+  - {id: ground, type: rect, box: bleed, fill: "#222222"}
+  - {id: border, type: rect, x: 4.5mm, y: 4.5mm, w: 54mm, h: 79mm, stroke: "#c9a227"}
+  - {id: emblem, type: rect, x: 20mm, y: 30mm, w: 23mm, h: 23mm, stroke: "#c9a227"}
+  - {id: rule, type: line, x1: 15mm, y1: 80mm, x2: 48mm, y2: 80mm, stroke: "#c9a227"}
+""", name="back.yaml")
+    assert findings == []
+    assert [(f.line, f.code) for f in _drift_borders(template)] == [(5, "back-border"), (7, "back-border")]
+    assert "4.5 mm inside the trim" in _drift_borders(template)[0].message
