@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Mapping
 
 from reportlab import rl_config
@@ -184,21 +185,57 @@ def _marks(c: Canvas, segs: list[tuple[float, float, float, float]]) -> None:
     c.restoreState()
 
 
-def _target(c: Canvas, x: float, y: float, scale: bool) -> None:
-    """A registration cross; on the back page its arms carry millimetre ticks to read the offset."""
+def _target(c: Canvas, fonts: FontSet, x: float, y: float, scale: bool) -> None:
+    """A registration cross; on the back page its arms carry numbered millimetre scales with arrows for +x
+    (right) and +y (up), to read how far the back landed from the front's cross."""
     c.setLineWidth(0.3)
     c.circle(x, y, 4 * MM, stroke=1, fill=0)
     c.line(x - 8 * MM, y, x + 8 * MM, y)
     c.line(x, y - 8 * MM, x, y + 8 * MM)
-    if scale:
-        for i in range(-7, 8):
-            t = (1.6 if i % 5 == 0 else 0.9) * MM
-            c.line(x + i * MM, y - t, x + i * MM, y + t)
-            c.line(x - t, y + i * MM, x + t, y + i * MM)
+    if not scale:
+        return
+    for i in range(-7, 8):
+        t = (1.6 if i % 5 == 0 else 0.9) * MM
+        c.line(x + i * MM, y - t, x + i * MM, y + t)
+        c.line(x - t, y + i * MM, x + t, y + i * MM)
+    c.setFont(fonts.name(LABEL_FONT), 4.5)
+    for i in (-5, 5):  # the long ticks, numbered: below the x scale, left of the y scale
+        c.drawCentredString(x + i * MM, y - 3.6 * MM, f"{i:+d}")
+        c.drawRightString(x - 2.2 * MM, y + i * MM - 1.5, f"{i:+d}")
+    c.setFont(fonts.name(LABEL_FONT), 5.5)
+    _arrow(c, x + 8.5 * MM, y, 1, 0)
+    c.drawString(x + 12 * MM, y - 2, "+x")
+    _arrow(c, x, y + 8.5 * MM, 0, 1)
+    c.drawCentredString(x, y + 12.5 * MM, "+y")
+
+
+def _arrow(c: Canvas, x: float, y: float, dx: int, dy: int) -> None:
+    """A 3 mm arrow from (x, y) pointing along (dx, dy)."""
+    tip = (x + dx * 3 * MM, y + dy * 3 * MM)
+    c.line(x, y, *tip)
+    path = c.beginPath()
+    path.moveTo(*tip)
+    path.lineTo(tip[0] - dx * 1.2 * MM - dy * 0.7 * MM, tip[1] - dy * 1.2 * MM - dx * 0.7 * MM)
+    path.lineTo(tip[0] - dx * 1.2 * MM + dy * 0.7 * MM, tip[1] - dy * 1.2 * MM + dx * 0.7 * MM)
+    path.close()
+    c.drawPath(path, stroke=0, fill=1)
+
+
+FLIP_BOX = (34 * MM, 14 * MM)
+
+
+def _flip_box(c: Canvas, fonts: FontSet, x: float, y: float, lines: list[str], fill: str) -> None:
+    c.setFillColor(HexColor(fill))
+    c.rect(x, y, *FLIP_BOX, stroke=0, fill=1)
+    c.setFillColor(white)
+    c.setFont(fonts.name(LABEL_FONT), 7)
+    for i, text in enumerate(lines):
+        c.drawCentredString(x + FLIP_BOX[0] / 2, y + FLIP_BOX[1] - 5 * MM - i * 8.5, text)
 
 
 def calibration_pages(c: Canvas, fonts: FontSet, spec: SheetSpec) -> None:
-    """A front page with a 100 mm ruler and targets, and a back page with scaled targets where they must land."""
+    """A front page with a 100 mm ruler, targets and a flip-check box; a back page with numbered scales where
+    the targets must land, and two boxes: the one behind the front's box says whether the flip mode was right."""
     pw, ph = spec.paper
     points = [(pw / 2, ph / 2), (pw * 0.2, ph * 0.2), (pw * 0.8, ph * 0.2), (pw * 0.2, ph * 0.8), (pw * 0.8, ph * 0.8)]
     c.setFont(fonts.name(LABEL_FONT), 9)
@@ -207,14 +244,14 @@ def calibration_pages(c: Canvas, fonts: FontSet, spec: SheetSpec) -> None:
     c.setFont(fonts.name(LABEL_FONT), 7.5)
     lines = [
         "1. The ruler below must measure exactly 100 mm. If not, your print dialog is scaling the page.",
-        "2. Hold the sheet up to a light. Each cross on this side should sit on a cross of the back side.",
-        "3. Read on the back's scale how far its cross is from this side's (1 tick = 1 mm), to the right (+x) and up (+y)",
-        "   as seen looking at the back, then print with --back-offset DX,DY in mm, with the opposite signs.",
+        "2. Hold the sheet up to a light. The grey FLIP CHECK box has a box behind it: green means the flip mode",
+        "   is right, red tells you which one to use. Each cross on this side should sit on a cross of the back side.",
+        "3. On the back, read where this side's cross falls on the numbered scale (1 tick = 1 mm, + is right / up",
+        "   as seen looking at the back), then print with --back-offset DX,DY in mm, with the opposite signs.",
     ]
     for i, text in enumerate(lines):
         c.drawString(20 * MM, ph - 26 * MM - i * 10, text)
-    # 100 mm ruler
-    x0, y0 = (pw - 100 * MM) / 2, ph - 58 * MM
+    x0, y0 = (pw - 100 * MM) / 2, ph - 66 * MM  # 100 mm ruler
     c.setLineWidth(0.4)
     c.line(x0, y0, x0 + 100 * MM, y0)
     for i in range(101):
@@ -225,16 +262,27 @@ def calibration_pages(c: Canvas, fonts: FontSet, spec: SheetSpec) -> None:
             c.drawCentredString(x0 + i * MM, y0 - 3 * MM, str(i))
     c.setStrokeColor(black)
     for x, y in points:
-        _target(c, x, y, scale=False)
+        _target(c, fonts, x, y, scale=False)
+    # the flip check: off-centre on both axes, so each flip mode puts its back somewhere else
+    box = (pw * 0.62, ph * 0.56, *FLIP_BOX)
+    if spec.duplex != "none":
+        _flip_box(c, fonts, box[0], box[1], ["FLIP CHECK", "(look through the paper)"], "#8a8a8a")
     c.showPage()
     if spec.duplex == "none":
         return
+    c.setFillColor(black)
     c.setFont(fonts.name(LABEL_FONT), 8)
     c.drawCentredString(pw / 2, ph - 18 * MM, f"back side (flip on the {spec.duplex} edge); back offset now "
                         f"{to_mm(spec.back_offset[0]):+.1f}, {to_mm(spec.back_offset[1]):+.1f} mm")
+    other = "short" if spec.duplex == "long" else "long"
+    right = back_slot(box, spec)
+    wrong = back_slot(box, replace(spec, duplex=other))
+    _flip_box(c, fonts, right[0], right[1], ["FLIP MODE RIGHT", f"{spec.duplex} edge"], "#2e7d32")
+    _flip_box(c, fonts, wrong[0], wrong[1], ["WRONG FLIP MODE", f"use --duplex {other}"], "#c0001a")
     for x, y in points:
         bx, by, _, _ = back_slot((x, y, 0, 0), spec)
         c.setStrokeColor(HexColor("#c0001a"))
-        _target(c, bx, by, scale=True)
+        c.setFillColor(HexColor("#c0001a"))
+        _target(c, fonts, bx, by, scale=True)
     c.setStrokeColor(white)
     c.showPage()

@@ -125,3 +125,33 @@ def test_blank_slots_get_no_backs(clean_pdf: tuple[bytes, int]) -> None:
     reader = PdfReader(io.BytesIO(clean_pdf[0]))
     content = reader.pages[1].get_contents().get_data().decode("latin-1")
     assert content.count(" Do") == 5  # five cards placed: five backs, the other four slots stay blank
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_calibration_shows_at_a_glance_whether_the_flip_mode_was_right(duplex: str) -> None:
+    import re
+
+    from ..conftest import FIXTURE_WS
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    opts = SheetOptions(copies="collation", calibration=True, duplex=duplex)
+    chosen, _ = choose_cards(studio, opts)
+    reader = PdfReader(io.BytesIO(sheet_bytes(studio, opts, chosen).pdf))
+    pw, ph = (float(v) for v in reader.pages[0].mediabox[2:])
+
+    def boxes(index: int) -> list[tuple[float, ...]]:
+        content = reader.pages[index].get_contents().get_data().decode("latin-1")
+        found = [tuple(float(v) for v in m) for m in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", content)]
+        return [b for b in found if abs(b[2] - 34 * MM) < 0.01]
+
+    (front,) = boxes(0)
+    back = boxes(1)
+    right, wrong = back
+    x, y, w, h = front
+    behind = (pw - x - w, y) if duplex == "long" else (x, ph - y - h)  # where the paper flip puts it
+    assert (round(right[0], 2), round(right[1], 2)) == (round(behind[0], 2), round(behind[1], 2))
+    assert (round(wrong[0], 2), round(wrong[1], 2)) != (round(behind[0], 2), round(behind[1], 2))
+    text = reader.pages[1].extract_text()
+    other = "short" if duplex == "long" else "long"
+    assert "FLIP MODE RIGHT" in text and f"use --duplex {other}" in text
+    assert "+5" in text and "-5" in text and "+x" in text and "+y" in text  # numbered scales with directions
