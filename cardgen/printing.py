@@ -14,7 +14,7 @@ from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.pdfsheets import write_sheets
 from .render.raster import render_pngs
-from .render.sheets import SheetSpec, plan_sheets
+from .render.sheets import SheetPlan, SheetSpec, plan_sheets
 from .render.vendors import Canvas, bleed_for, product_for, vendor
 from .units import PAPERS, UnitError, length, size_name
 from .workspace import Workspace
@@ -112,6 +112,9 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     plan = plan_sheets(items, spec, sizes, groups)
     title = f"{studio.model.name} print sheets"
     pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs)
+    sliver = sliver_warning(plan, fronts)
+    if sliver:
+        warnings.append(sliver)
     grids = plan.grids()
     grid = f"({', '.join(f'{n} of {g.cols} x {g.rows} {size_name(s.card)}' for s, g, n in grids)})" \
         if len(grids) > 1 else f"of {grids[0][1].cols} x {grids[0][1].rows}" if grids else ""
@@ -119,6 +122,55 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
                  f"{grid}, {opts.paper}, {opts.layout}"
                  + (f", duplex {opts.duplex}-edge" if opts.duplex != "none" else ""))
     return SheetRun(pdf, plan.sheets, described, warnings)
+
+
+def edge_colour(face: PreparedFace) -> tuple[int, int, int] | None:
+    """The colour a face shows at its cut: the fill of the last opaque rectangle covering the whole card
+    (None when the edge is art, transparent or several colours)."""
+    colour = None
+    for op in face.ops:
+        x, y, w, h = op.box
+        covers = x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
+        near_edge = x < EDGE_BAND or y < EDGE_BAND or x + w > face.width - EDGE_BAND or y + h > face.height - EDGE_BAND
+        fill = str(op.props.get("fill") or "")
+        if covers and op.type == "rect" and fill.startswith("#") and len(fill) == 7 and \
+                float(op.props.get("opacity", 1) or 1) >= 1:
+            colour = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+        elif near_edge and op.type in ("rect", "image", "circle") and (fill or op.type == "image"):
+            colour = None
+    return colour  # type: ignore[return-value]
+
+
+EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
+
+
+def sliver_warning(plan: SheetPlan, fronts: dict[str, PreparedFace]) -> str | None:
+    """Shared-cut sheets whose neighbouring cards meet with different edge colours: a cut 0.8 mm off the line
+    leaves a sliver of the neighbour's colour on the card."""
+    pairs = 0
+    sheets = 0
+    for page in plan.pages:
+        if page.spec.layout != "shared-cut":
+            continue
+        by_slot = {p.slot.index: p for p in page.placements}
+        cols = page.grid.cols
+        found = 0
+        for index, p in by_slot.items():
+            for other in (index + 1 if (index + 1) % cols else None, index + cols):
+                q = by_slot.get(other) if other is not None else None
+                if q is None:
+                    continue
+                a, b = edge_colour(fronts[p.front]), edge_colour(fronts[q.front])
+                if a is None or b is None or sum(abs(u - v) for u, v in zip(a, b)) > 48:
+                    found += 1
+        pairs += found
+        sheets += bool(found)
+    if not pairs:
+        return None
+    return (f"shared-cut: {pairs} pair{'s' * (pairs != 1)} of neighbouring cards on {sheets} "
+            f"sheet{'s' * (sheets != 1)} meet{'s' * (pairs == 1)} with different edge colours; a cut 0.8 mm off "
+            f"the line leaves a sliver of the neighbour's colour. "
+            f"--layout gutter gives every card its own bleed (fewer cards per sheet)")
 
 
 def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress = quiet) -> JobResult:

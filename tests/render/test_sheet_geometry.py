@@ -108,8 +108,22 @@ def test_letter_says_which_marks_it_cannot_print(lantern) -> None:
     opts = SheetOptions(paper="letter", copies="one")
     chosen, _ = choose_cards(lantern, opts)
     run = sheet_bytes(lantern, opts, chosen)
-    assert run.warnings == [
+    assert [w for w in run.warnings if "crop marks" in w] == [
         "poker-eu (63 x 88 mm) cards, shared-cut layout, letter: no room for crop marks 3 mm long and 5 mm from "
         "the paper edge in the top and bottom (vertical cuts) margins, so they have none; cut along the card "
         "edges there, or print on paper with more room in those margins"]
     assert "(1 of 2 x 2 tarot (69.85 x 120.65 mm), 1 of 3 x 3 poker-eu (63 x 88 mm))" in run.described
+
+
+def test_shared_cut_warns_when_neighbours_meet_with_different_colours(lantern) -> None:
+    from cardgen.printing import edge_colour
+
+    chosen, _ = choose_cards(lantern, SheetOptions(copies="one"))
+    tarot = [(card, 1) for card, _ in chosen if card.get("type") != "Spell"]  # red and grey frames side by side
+    assert [edge_colour(lantern.prepare(card)[0]) for card, _ in tarot] == [(0xc0, 0x39, 0x2b), (0x6d, 0x6d, 0x6d)]
+    shared = sheet_bytes(lantern, SheetOptions(copies="one"), tarot)
+    assert [w for w in shared.warnings if w.startswith("shared-cut: 1 pair of neighbouring cards on 1 sheet")]
+    gutter = sheet_bytes(lantern, SheetOptions(copies="one", layout="gutter"), tarot)
+    assert not [w for w in gutter.warnings if "shared-cut" in w]
+    same = sheet_bytes(lantern, SheetOptions(copies="one"), [tarot[0], tarot[0]])
+    assert not [w for w in same.warnings if "shared-cut" in w]
