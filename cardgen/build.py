@@ -27,6 +27,7 @@ class BuildOptions:
     exports: tuple[str, ...] = ()
     players: int | None = None  # draft night: default the model's draft.players or what one print run supports
     seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
+    ink: str = "normal"  # or "low": sheets and PNGs with a white ground, outlines and type
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet) -> JobResult:
@@ -38,8 +39,9 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     # 1. gather all data from all files, check it and make every document in memory
     studio = with_disk_cache(open_studio(ws, game))
     findings = all_findings(studio)
-    chosen, _ = choose_cards(studio, SheetOptions(paper=opts.paper))
-    sheets = sheet_bytes(studio, SheetOptions(paper=opts.paper), chosen, progress=progress) if chosen else None
+    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
+    chosen, _ = choose_cards(studio, sheet_opts)
+    sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress) if chosen else None
     book = None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.build import build_rulebook
@@ -59,7 +61,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     else:
         result.notes.append("no print sheets: no card is in the print run (the findings say why)")
     if opts.png:
-        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True), out / "png", progress)
+        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress)
         total = sum(o.size for o in pngs.outputs)
         result.outputs.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
                                                   f"({total / 1048576:.1f} MB)"))

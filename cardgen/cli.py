@@ -189,6 +189,11 @@ _DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
                      help="A deck list: print or export exactly its cards (every section).")
 
 
+_INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="normal", show_default=True,
+                    help="low: white ground, coloured outlines and type only (same layout): a playtest print run "
+                         "for a fraction of the toner.")
+
+
 @main.command()
 @click.argument("game")
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, legal, a3, a5 or WxH (e.g. '8.5in x 11in').")
@@ -203,12 +208,13 @@ _DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
 @click.option("--calibration", is_flag=True, help="Start with a duplex calibration page (ruler and targets).")
 @click.option("--back-offset", default="0,0", show_default=True, callback=lambda c, p, v: _offset(v),
               help="Shift back pages by DX,DY mm.")
+@_INK
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Output PDF (default output/GAME/).")
 @_strict
 @click.pass_context
 def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: Path | None, duplex: str,
            layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
-           back_offset: tuple[float, float], out: Path | None, strict: bool) -> None:
+           back_offset: tuple[float, float], ink: str, out: Path | None, strict: bool) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
     from .printing import SheetOptions, run_sheets
 
@@ -218,7 +224,7 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
         raise click.UsageError(f"--deck prints the deck list's cards; it cannot go with --copies {copies}")
     ws = _ws(ctx)
     opts = SheetOptions(paper, "deck" if deck else copies or "collation", deck, duplex, layout, bleed, crop_marks,
-                        only, calibration, back_offset, out)
+                        only, calibration, back_offset, out, ink=ink)
     _finish(run_sheets(ws, game, opts, _progress()), ws, strict=strict)
 
 
@@ -230,13 +236,14 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--preset", help="With --png: a print-on-demand vendor, tgc or mpc: each face on the vendor's canvas "
                                 "for its card size (poker 825x1125 / 822x1122, tarot, mini, bridge, square).")
 @click.option("--only", help="With --png: only cards for which this expression is true.")
+@_INK
 @_DECK
 @click.option("--image-base", help="Where the images will be served (a URL): Draftmancer, Tabletop Simulator. "
                                    "Default: 'images/' for Draftmancer, the files' own file:// paths for TTS.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
 def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
-           only: str | None, deck: Path | None, image_base: str | None, out: Path | None) -> None:
+           only: str | None, ink: str, deck: Path | None, image_base: str | None, out: Path | None) -> None:
     """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
     if png == bool(target):
         raise click.UsageError("give either --to TARGET or --png")
@@ -259,7 +266,7 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
     if deck is not None:
         raise click.UsageError("--deck goes with --to; --png exports every face")
     folder = out or ws.output_dir(game) / (f"png-{preset}" if preset else "png")
-    result = export_pngs(open_studio(ws, game), PngOptions(dpi, preset, out, only, cache=True), folder, _progress())
+    result = export_pngs(open_studio(ws, game), PngOptions(dpi, preset, out, only, cache=True, ink=ink), folder, _progress())
     result.notes.append(f"{len(result.outputs)} PNG files in {ws.shown(folder)}")
     result.outputs = []
     _finish(result, ws)
@@ -274,10 +281,11 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
 @click.option("--players", type=click.IntRange(1, 10_000),
               help="Draft night packs: players (default: the model's, or one print run's).")
 @click.option("--seed", type=click.IntRange(min=0), help="Draft night packs: the seed (default: draft.seed, else 1).")
+@_INK
 @_strict
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
-          players: int | None, seed: int | None, strict: bool) -> None:
+          players: int | None, seed: int | None, ink: str, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
     from .build import BuildOptions, build_game
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
@@ -289,7 +297,8 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
         raise click.BadParameter(f"the rulebook is laid out on {', '.join(RULEBOOK_PAPERS)}, not '{paper}'; "
                                  "choose one of those or add --no-rulebook", param_hint="'--paper'")
     ws = _ws(ctx)
-    options = BuildOptions(paper, not no_png, rulebook=not no_rulebook, exports=targets, players=players, seed=seed)
+    options = BuildOptions(paper, not no_png, rulebook=not no_rulebook, exports=targets, players=players, seed=seed,
+                           ink=ink)
     result = build_game(ws, game, options, _progress())
     click.echo(f"built {game}:")
     _finish(result, ws, strict=strict)

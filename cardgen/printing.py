@@ -12,6 +12,7 @@ from .model.card import Card, file_stem
 from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
+from .render.lowink import low_ink
 from .render.pdfsheets import write_sheets
 from .render.raster import render_pngs
 from .render.sheets import SheetPlan, SheetSpec, plan_sheets
@@ -39,6 +40,7 @@ class SheetOptions:
     calibration: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm
     out: Path | None = None
+    ink: str = "normal"  # or "low": white ground, coloured outlines and type (render.lowink)
 
 
 def paper_size(name: str) -> tuple[float, float]:
@@ -70,6 +72,17 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     return [(c, n) for c, n in chosen if keep(c) and studio.faces.for_card(c) is not None], findings
 
 
+def inked(faces: tuple[PreparedFace, PreparedFace | None], ink: str) -> tuple[PreparedFace, PreparedFace | None]:
+    """Both faces of a card in the chosen ink mode; a low-ink face has a key of its own (its forms and cached
+    PNGs never mix with the full-colour ones)."""
+    if ink == "normal":
+        return faces
+    if ink != "low":
+        raise CardgenError(f"--ink must be normal or low, not '{ink}'")
+    front, back = faces
+    return low_ink(front), low_ink(back) if back is not None else None
+
+
 @dataclass
 class SheetRun:
     pdf: bytes
@@ -96,7 +109,7 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     items: list[tuple[str, str, str | None]] = []
     total = len(chosen)
     for i, (card, count) in enumerate(chosen):
-        front, back = studio.prepare(card, bleed)
+        front, back = inked(studio.prepare(card, bleed), opts.ink)
         fronts[front.key] = front
         if back is not None:
             backs[back.key] = back
@@ -125,9 +138,9 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
 
 
 def edge_colour(face: PreparedFace) -> tuple[int, int, int] | None:
-    """The colour a face shows at its cut: the fill of the last opaque rectangle covering the whole card
-    (None when the edge is art, transparent or several colours)."""
-    colour = None
+    """The colour a face shows at its cut: the paper's white, or the fill of the last opaque rectangle covering
+    the whole card (None when the edge is art or several colours)."""
+    colour: tuple[int, ...] | None = (255, 255, 255)
     for op in face.ops:
         x, y, w, h = op.box
         covers = x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
@@ -208,6 +221,7 @@ class PngOptions:
     out: Path | None = None
     only: str | None = None
     cache: bool = False  # keep rendered PNGs in the workspace's output/GAME/.cache/png (build, export --png)
+    ink: str = "normal"
 
 
 def vendor_canvases(studio: Studio, vendor_key: str, cards: list[Card]) -> tuple[dict[str, Canvas], list[str]]:
@@ -251,7 +265,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     for card in cards:
         c = canvases.get(card.id)
         bleed = bleed_for(c, studio.faces.for_card(card).front.size)[1] if c else None  # type: ignore[union-attr]
-        front, back = studio.prepare(card, bleed)
+        front, back = inked(studio.prepare(card, bleed), opts.ink)
         named[file_stem(card.id)] = front
         canvas_of[file_stem(card.id)] = c
         if back is not None and f"back-{back.template.name}" not in named:
@@ -281,7 +295,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     from .render.facecache import code_digest
 
     cache = studio.ws.output_dir(studio.game) / ".cache" / "png"
-    tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"
+    tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"  # the ink mode is in each face's key
     cached = {name: cache / f"{face.key}-{tag}.png" for name, face in named.items()}
     missing = [name for name, path in cached.items() if not path.is_file()]
     for name, png in render(missing).items():

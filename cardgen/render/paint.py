@@ -10,6 +10,7 @@ from ..model.game import GameModel
 from . import richtext as rt
 from .face import OVERFLOW_RED, Op, PreparedFace, colour, cost_sequence, symbol_colours
 from .fonts import FontSet
+from .lowink import outline as ink_outline
 from .template import as_length
 
 BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
@@ -85,8 +86,19 @@ def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model:
 
 
 def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
-              model: GameModel, outline: bool = False) -> None:
+              model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
     halves = model.cost.halves(letter)
+    if low_ink:  # a ring and the letter in the symbol's colour: no filled disc
+        fill, _ = symbol_colours(model, halves[0] if halves else letter)
+        ring = HexColor(ink_outline(fill.hexval().replace("0x", "#")))
+        c.setStrokeColor(ring)
+        c.setLineWidth(d * 0.08)
+        c.circle(cx, cy, d / 2 - d * 0.04, stroke=1, fill=0)
+        size = d * (0.62 if len(letter) == 1 else 0.4 if not halves else 0.34)
+        c.setFillColor(ring)
+        c.setFont(fonts.name(font), size)
+        c.drawCentredString(cx, cy - fonts.cap_height(font, size) / 2, letter)
+        return
     if halves:
         _draw_hybrid(c, halves, cx, cy, d, fonts, font, model)
         return
@@ -174,8 +186,9 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                 x += aw
             x += space
     c.drawText(text)
+    low = op.props.get("ink") == "low"
     for letter, cx, cy in icons:
-        draw_icon(c, letter, cx, cy, size * rt.ICON_SCALE, fonts, icon_font, model)
+        draw_icon(c, letter, cx, cy, size * rt.ICON_SCALE, fonts, icon_font, model, low_ink=low)
     if not op.fit.fits:
         _overflow_mark(c, face, op.box)
 
@@ -212,7 +225,8 @@ def _paint_icons(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     start = {"left": x, "center": x + (w - total) / 2}.get(align, x + w - total)
     outline = str(op.props.get("outline", True)).lower() not in ("false", "0", "no")
     for i, letter in enumerate(letters):
-        draw_icon(c, letter, start + i * (d + gap) + d / 2, y + h / 2, d, fonts, _icon_font(face, None), model, outline)
+        draw_icon(c, letter, start + i * (d + gap) + d / 2, y + h / 2, d, fonts, _icon_font(face, None), model, outline,
+                  low_ink=op.props.get("ink") == "low")
 
 
 def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:

@@ -155,3 +155,31 @@ def test_calibration_shows_at_a_glance_whether_the_flip_mode_was_right(duplex: s
     other = "short" if duplex == "long" else "long"
     assert "FLIP MODE RIGHT" in text and f"use --duplex {other}" in text
     assert "+5" in text and "-5" in text and "+x" in text and "+y" in text  # numbered scales with directions
+
+
+def test_low_ink_keeps_the_layout_for_a_fraction_of_the_toner() -> None:
+    import pypdfium2 as pdfium
+
+    from cardgen.render.lowink import low_ink
+
+    from ..conftest import REPO
+
+    studio = open_studio(Workspace.find(REPO), "power-trip")
+    cards = [(studio.check.catalog.find(name), 3) for name in ("Hulking Demon", "Chameleon", "Dark Resource")]
+
+    def sheet(ink: str) -> tuple[bytes, float]:
+        from PIL import ImageStat
+
+        pdf = sheet_bytes(studio, SheetOptions(ink=ink), cards).pdf
+        pages = [page.render(scale=30 / 72).to_pil().convert("L") for page in pdfium.PdfDocument(pdf)]
+        return pdf, sum(1 - ImageStat.Stat(page).mean[0] / 255 for page in pages) / len(pages)
+
+    (normal, normal_ink), (low, low_ink_cover) = sheet("normal"), sheet("low")
+    assert low_ink_cover < 0.25 * normal_ink  # toner, fronts and backs: the dark frames and grounds are gone
+    texts = [PdfReader(io.BytesIO(pdf)).pages[0].extract_text() for pdf in (normal, low)]
+    assert texts[0] == texts[1]  # the same words in the same places: layout and fitting untouched
+    face, _ = studio.prepare(cards[0][0])
+    twin = low_ink(face)
+    assert twin.key != face.key and [op.box for op in twin.ops if op.type == "text"] == \
+        [op.box for op in face.ops if op.type == "text"]
+    assert not [op for op in twin.ops if op.type in ("rect", "circle") and op.props.get("fill")]
