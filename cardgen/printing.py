@@ -92,7 +92,7 @@ class SheetRun:
 
 
 def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],
-                groups: list[tuple[str, int]] | None = None, progress: Progress = quiet) -> SheetRun:
+                groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None, progress: Progress = quiet) -> SheetRun:
     """Render print sheets for (card, copies) pairs: faces of each card size on their own grid."""
     if opts.duplex not in ("long", "short", "none"):
         raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")

@@ -132,6 +132,11 @@ def write_deal(folder: Path, d: Deal, files: dict[str, tuple[str | bytes, str]])
             for ext, (content, what) in files.items()]
 
 
+def pack_code(player: int, round_: int, seed: int) -> str:
+    """What each card of a pack carries, to sort cut cards back into packs: 'P3 R2 · seed 7'."""
+    return f"P{player} R{round_} · seed {seed}"
+
+
 def _pack_sheets(ws: Workspace, game: str, d: Deal, studio: Studio | None = None) -> tuple[bytes, int]:
     from ..printing import (  # the renderer is loaded only when sheets are asked for
         SheetOptions,
@@ -146,7 +151,7 @@ def _pack_sheets(ws: Workspace, game: str, d: Deal, studio: Studio | None = None
         for cid in pack.cards:
             chosen.append((by_id[cid], 1))
         groups.append((f"player {pack.player}, round {pack.round}, pass {pack.direction} · seed {d.seed}",
-                       len(pack.cards)))
+                       len(pack.cards), pack_code(pack.player, pack.round, d.seed)))
     run = sheet_bytes(studio, SheetOptions(), chosen, groups=groups)
     return run.pdf, run.sheets
 

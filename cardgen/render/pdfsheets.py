@@ -132,6 +132,27 @@ def _label(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
     return _caption_bottom(c, fonts, page, "  ·  ".join(parts)) or _caption_sides(c, fonts, page, parts)
 
 
+def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float, float], corner: bool) -> None:
+    """A pack code on a card: centred near the bottom of its back, or in the front's bottom-right corner
+    (outside the safe zone, where templates put nothing that matters), on a white tab so it reads on any ground."""
+    size = 5.5
+    font = fonts.name(LABEL_FONT)
+    w = stringWidth(code, font, size) + 2 * MM
+    h = size + 1.2 * MM
+    x, y, tw, _ = trim
+    left = x + tw - w - 1.2 * MM if corner else x + (tw - w) / 2
+    bottom = y + (1.2 * MM if corner else 6 * MM)
+    c.saveState()
+    c.setFillColor(white)
+    c.setStrokeColor(GREY)
+    c.setLineWidth(0.3)
+    c.roundRect(left, bottom, w, h, 1 * MM, stroke=1, fill=1)
+    c.setFillColor(black)
+    c.setFont(font, size)
+    c.drawCentredString(left + w / 2, bottom + 0.6 * MM + size * 0.2, code)
+    c.restoreState()
+
+
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
                  title: str, backs: Mapping[str, PreparedFace] | None = None) -> tuple[bytes, list[str]]:
     """The sheets PDF, and warnings about what the paper had no room for (crop marks, captions)."""
@@ -149,6 +170,8 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
     for n, page in enumerate(plan.pages, 1):
         for p in page.placements:
             place(c, faces[p.front], p.slot.trim, p.slot.paint)
+            if page.code and not duplex:
+                _code(c, fonts, page.code, p.slot.trim, corner=True)
         if id(page.grid) not in marks:
             marks[id(page.grid)] = crop_marks(page.grid, page.spec)
         _marks(c, marks[id(page.grid)])
@@ -164,6 +187,8 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
                     continue
                 face = (backs or faces)[p.back]
                 place(c, face, back_slot(p.slot.trim, page.spec), back_slot(p.slot.paint, page.spec))
+                if page.code:
+                    _code(c, fonts, page.code, back_slot(p.slot.trim, page.spec), corner=False)
             _label(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
     c.save()

@@ -188,6 +188,7 @@ class Page:
     grid: Grid
     placements: list[Placement]
     label: str = ""
+    code: str = ""  # printed small on every card of the page (a pack's code), so cut cards can be sorted
 
 
 @dataclass
@@ -216,10 +217,10 @@ Size = tuple[tuple[float, float], float]  # (trim width and height, bleed), in p
 
 
 def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | None = None,
-                groups: list[tuple[str, int]] | None = None) -> SheetPlan:
+                groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None) -> SheetPlan:
     """Lay items out page by page: faces of each card size on pages of their own, with that size's grid and
     marks. `sizes` gives each front key's size (default: the base spec's); `groups` (label, count) start new
-    pages, e.g. one group per pack."""
+    pages, e.g. one group per pack; a group's optional third element is a code printed on each of its cards."""
     plan = SheetPlan(base)
     grids: dict[Size, tuple[SheetSpec, Grid]] = {}
 
@@ -229,16 +230,17 @@ def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | 
             grids[size] = (spec, plan_grid(spec))
         return grids[size]
 
-    chunks: list[tuple[str, list[Item]]] = []
+    chunks: list[tuple[str, str, list[Item]]] = []
     if groups:
         start = 0
-        for label, count in groups:
-            chunks.append((label, items[start:start + count]))
+        for group in groups:
+            label, count = group[0], group[1]
+            chunks.append((label, group[2] if len(group) > 2 else "", items[start:start + count]))  # type: ignore[misc]
             start += count
     else:
-        chunks.append(("", items))
+        chunks.append(("", "", items))
     default: Size = (base.card, base.bleed)
-    for label, chunk in chunks:
+    for label, code, chunk in chunks:
         by_size: dict[Size, list[Item]] = {}
         for item in chunk:
             by_size.setdefault((sizes or {}).get(item[1], default), []).append(item)
@@ -247,7 +249,7 @@ def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | 
             for p in range(max(1, math.ceil(len(run) / grid.per_page))):
                 page = run[p * grid.per_page:(p + 1) * grid.per_page]
                 plan.pages.append(Page(spec, grid, [Placement(grid.slots[i], f, bk, cid)
-                                                    for i, (cid, f, bk) in enumerate(page)], label))
+                                                    for i, (cid, f, bk) in enumerate(page)], label, code))
     return plan
 
 

@@ -162,3 +162,37 @@ def test_stats_write_a_table_and_a_picture(tmp_path) -> None:
     assert result.exit_code == 0
     assert (tmp_path / "stats-3.png").read_bytes().startswith(b"\x89PNG")
     assert "chi-square" in (tmp_path / "stats-3.txt").read_text()
+
+
+def test_every_card_of_a_pack_sheet_carries_its_pack_code(tmp_path) -> None:
+    """Cut pack sheets can be sorted back into packs: each card shows 'P<player> R<round> · seed <seed>' on its
+    back; the summary counts sheets, not packs."""
+    import io
+
+    from pypdf import PdfReader
+
+    result = CliRunner().invoke(main, ["--root", str(REPO), "packs", "power-trip", "--players", "2", "--seed", "7",
+                                       "--sheets", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "6 packs to print, each starting a new sheet (12 sheets)" in result.output  # 15 cards: 9 + 6 per pack
+    reader = PdfReader(io.BytesIO((tmp_path / "packs-7.pdf").read_bytes()))
+    texts = [page.extract_text() for page in reader.pages[:4]]  # pack P1 R1: fronts, backs, fronts, backs
+    assert [t.count("P1 R1 · seed 7") for t in texts] == [0, 9, 0, 6]
+    assert "P1 R2" in reader.pages[5].extract_text()
+
+
+def test_without_duplex_the_pack_code_goes_on_the_front() -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from cardgen.printing import SheetOptions, sheet_bytes
+    from cardgen.project import open_studio
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    cards = [(card, 1) for card in studio.check.catalog.cards]
+    run = sheet_bytes(studio, SheetOptions(duplex="none"), cards, groups=[("pack 1", 2, "P1 R1 · seed 3"),
+                                                                          ("pack 2", len(cards) - 2, "P2 R1 · seed 3")])
+    texts = [page.extract_text() for page in PdfReader(io.BytesIO(run.pdf)).pages]
+    assert len(texts) == 2 and texts[0].count("P1 R1 · seed 3") == 2 and "P2 R1" not in texts[0]
+    assert texts[1].count("P2 R1 · seed 3") == len(cards) - 2
