@@ -134,6 +134,25 @@ def validate(ctx: click.Context, game: str, fmt: str, strict: bool) -> None:
 
 
 @main.command()
+@click.argument("game")
+@click.argument("ref")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_context
+def changes(ctx: click.Context, game: str, ref: str, fmt: str) -> None:
+    """List GAME's cards added, changed or removed since REF, a git revision of the workspace."""
+    from .changes import changes_json, changes_text
+    from .changes import changes_since as since
+    from .workspace import load_game
+
+    ws = _ws(ctx)
+    loaded = load_game(ws, game)
+    if loaded.model is None:
+        raise CardgenError(f"{game}: the model has errors; run 'cardgen validate {game}'")
+    found = since(ws, game, ref, loaded.catalog, loaded.model)
+    click.echo(changes_json(found, game, ref) if fmt == "json" else changes_text(found, ref), nl=False)
+
+
+@main.command()
 @click.pass_context
 def games(ctx: click.Context) -> None:
     """List the games in the workspace."""
@@ -209,12 +228,17 @@ _INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="norm
 @click.option("--back-offset", default="0,0", show_default=True, callback=lambda c, p, v: _offset(v),
               help="Shift back pages by DX,DY mm.")
 @_INK
+@click.option("--changed-since", metavar="REF", help="Only the designs added or changed since this git revision of "
+                                                     "the workspace (e.g. HEAD~1, a tag), after a change-log page.")
+@click.option("--versions/--no-versions", default=True, show_default=True,
+              help="Print each card's version (its version field, else a content hash) small on its front.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Output PDF (default output/GAME/).")
 @_strict
 @click.pass_context
 def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: Path | None, duplex: str,
            layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
-           back_offset: tuple[float, float], ink: str, out: Path | None, strict: bool) -> None:
+           back_offset: tuple[float, float], ink: str, changed_since: str | None, versions: bool, out: Path | None,
+           strict: bool) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
     from .printing import SheetOptions, run_sheets
 
@@ -224,7 +248,8 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
         raise click.UsageError(f"--deck prints the deck list's cards; it cannot go with --copies {copies}")
     ws = _ws(ctx)
     opts = SheetOptions(paper, "deck" if deck else copies or "collation", deck, duplex, layout, bleed, crop_marks,
-                        only, calibration, back_offset, out, ink=ink)
+                        only, calibration, back_offset, out, ink=ink, versions=versions,
+                        changed_since=changed_since)
     _finish(run_sheets(ws, game, opts, _progress()), ws, strict=strict)
 
 

@@ -1,11 +1,13 @@
 """Turn a project and sheet options into a print run (which cards, how many) and print-sheet PDFs and PNG faces."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from . import units
+from .changes import Change, card_version, changes_since
 from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity, sort_findings
 from .model.card import Card, file_stem
@@ -41,6 +43,8 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm
     out: Path | None = None
     ink: str = "normal"  # or "low": white ground, coloured outlines and type (render.lowink)
+    versions: bool = True  # each card's version (changes.card_version) small on its front
+    changed_since: str | None = None  # a git revision: only the designs added or changed since, and a change log
 
 
 def paper_size(name: str) -> tuple[float, float]:
@@ -92,7 +96,8 @@ class SheetRun:
 
 
 def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int]],
-                groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None, progress: Progress = quiet) -> SheetRun:
+                groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None, progress: Progress = quiet,
+                changes: list[Change] | None = None) -> SheetRun:
     """Render print sheets for (card, copies) pairs: faces of each card size on their own grid."""
     if opts.duplex not in ("long", "short", "none"):
         raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")
@@ -124,7 +129,15 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     sizes = {key: ((face.width, face.height), face.bleed) for key, face in fronts.items()}
     plan = plan_sheets(items, spec, sizes, groups)
     title = f"{studio.model.name} print sheets"
-    pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs)
+    stamps = {card.id: card_version(card, studio.model) for card, _ in chosen} if opts.versions else None
+    preface = None
+    if changes is not None:
+        from .render.changelog import draw_changelog
+
+        def preface(c: object) -> None:
+            draw_changelog(c, studio.fonts, changes, opts.changed_since or "", spec.paper,  # type: ignore[arg-type]
+                           opts.duplex != "none")
+    pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs, stamps, preface)
     sliver = sliver_warning(plan, fronts)
     if sliver:
         warnings.append(sliver)
@@ -190,19 +203,32 @@ def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress 
     # gather everything first ...
     studio = with_disk_cache(open_studio(ws, game))
     chosen, findings = choose_cards(studio, opts)
+    changes = None
+    if opts.changed_since:
+        changes = changes_since(studio.ws, game, opts.changed_since, studio.check.catalog, studio.model)
+        fresh = {ch.card_id for ch in changes if ch.status != "removed"}
+        chosen = [(card, n) for card, n in chosen if card.id in fresh]
+        if not changes:
+            return JobResult(notes=[f"no card added, changed or removed since {opts.changed_since}: nothing to print"])
     if not chosen and opts.only:
         raise CardgenError(f"--only {opts.only!r} selects no card of the print run")
     if not chosen and not opts.calibration:  # a correct command: say why, exit by the findings
         return JobResult(findings=sort_findings(set(_all_findings(studio)) | set(findings)),
                          notes=["nothing to print: no card is in the print run (the findings say why)"])
-    run = sheet_bytes(studio, opts, chosen, progress=progress)
+    run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
     # ... then write
     name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
     if name is None:
         name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
+    if opts.changed_since:
+        name = name.replace(".pdf", f"-since-{re.sub(r'[^A-Za-z0-9._-]+', '-', opts.changed_since).strip('-')}.pdf")
     path = opts.out or ws.output_dir(game) / name
     write_atomic(path, run.pdf)
-    result = JobResult([Output(path, run.described)], sort_findings(set(_all_findings(studio)) | set(findings)),
+    described = run.described
+    if changes is not None:
+        described = f"change log of {len(changes)} card{'s' * (len(changes) != 1)} since {opts.changed_since}, " \
+                    + described
+    result = JobResult([Output(path, described)], sort_findings(set(_all_findings(studio)) | set(findings)),
                        notes=[f"warning: {w}" for w in run.warnings])
     save_disk_cache(studio)
     return result

@@ -14,9 +14,11 @@ FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", 
 class Role:
     FACTION, KIND, ATTACK, HEALTH = "faction", "kind", "attack", "health"
     RARITY, TEXT, FLAVOR, NUMBER, ART = "rarity", "text", "flavor", "number", "art"
+    VERSION = "version"  # the card's printing, printed small on every sheet face (else a content hash)
 
 
-ROLES = (Role.FACTION, Role.KIND, Role.ATTACK, Role.HEALTH, Role.RARITY, Role.TEXT, Role.FLAVOR, Role.NUMBER, Role.ART)
+ROLES = (Role.FACTION, Role.KIND, Role.ATTACK, Role.HEALTH, Role.RARITY, Role.TEXT, Role.FLAVOR, Role.NUMBER, Role.ART,
+         Role.VERSION)
 
 
 @dataclass

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
-from typing import Mapping
+from typing import Callable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
@@ -132,16 +132,17 @@ def _label(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
     return _caption_bottom(c, fonts, page, "  ·  ".join(parts)) or _caption_sides(c, fonts, page, parts)
 
 
-def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float, float], corner: bool) -> None:
-    """A pack code on a card: centred near the bottom of its back, or in the front's bottom-right corner
-    (outside the safe zone, where templates put nothing that matters), on a white tab so it reads on any ground."""
-    size = 5.5
+def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float, float], where: str,
+          size: float = 5.5) -> None:
+    """A pack code or version on a card: centred near the bottom of its back ("back"), or in a bottom corner of
+    the front ("right", "left": outside the safe zone, where templates put nothing that matters), on a white
+    tab so it reads on any ground."""
     font = fonts.name(LABEL_FONT)
-    w = stringWidth(code, font, size) + 2 * MM
-    h = size + 1.2 * MM
+    w = stringWidth(code, font, size) + 1.6 * MM
+    h = size + 1.0 * MM
     x, y, tw, _ = trim
-    left = x + tw - w - 1.2 * MM if corner else x + (tw - w) / 2
-    bottom = y + (1.2 * MM if corner else 6 * MM)
+    left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
+    bottom = y + (6 * MM if where == "back" else 1.2 * MM)
     c.saveState()
     c.setFillColor(white)
     c.setStrokeColor(GREY)
@@ -149,19 +150,24 @@ def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float,
     c.roundRect(left, bottom, w, h, 1 * MM, stroke=1, fill=1)
     c.setFillColor(black)
     c.setFont(font, size)
-    c.drawCentredString(left + w / 2, bottom + 0.6 * MM + size * 0.2, code)
+    c.drawCentredString(left + w / 2, bottom + 0.5 * MM + size * 0.2, code)
     c.restoreState()
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
-                 title: str, backs: Mapping[str, PreparedFace] | None = None) -> tuple[bytes, list[str]]:
-    """The sheets PDF, and warnings about what the paper had no room for (crop marks, captions)."""
+                 title: str, backs: Mapping[str, PreparedFace] | None = None,
+                 stamps: Mapping[str, str] | None = None,
+                 preface: Callable[[Canvas], object] | None = None) -> tuple[bytes, list[str]]:
+    """The sheets PDF, and warnings about what the paper had no room for (crop marks, captions). `stamps`
+    prints each card's version small on its front; `preface` draws pages before the sheets (a change log)."""
     spec = plan.base
     buffer = io.BytesIO()
     c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets", fonts)
     define_forms(c, {**faces, **(backs or {})}, fonts, model)
     if spec.calibration:
         calibration_pages(c, fonts, spec)
+    if preface is not None:
+        preface(c)
     marks: dict[int, list[tuple[float, float, float, float]]] = {}
     duplex = spec.duplex != "none"
     pages = len(plan.pages)
@@ -171,7 +177,9 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
         for p in page.placements:
             place(c, faces[p.front], p.slot.trim, p.slot.paint)
             if page.code and not duplex:
-                _code(c, fonts, page.code, p.slot.trim, corner=True)
+                _code(c, fonts, page.code, p.slot.trim, "right")
+            if stamps and p.card_id in stamps:
+                _code(c, fonts, stamps[p.card_id], p.slot.trim, "left", size=4.5)
         if id(page.grid) not in marks:
             marks[id(page.grid)] = crop_marks(page.grid, page.spec)
         _marks(c, marks[id(page.grid)])
@@ -188,7 +196,7 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
                 face = (backs or faces)[p.back]
                 place(c, face, back_slot(p.slot.trim, page.spec), back_slot(p.slot.paint, page.spec))
                 if page.code:
-                    _code(c, fonts, page.code, back_slot(p.slot.trim, page.spec), corner=False)
+                    _code(c, fonts, page.code, back_slot(p.slot.trim, page.spec), "back")
             _label(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
     c.save()
