@@ -261,6 +261,8 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--preset", help="With --png: a print-on-demand vendor, tgc or mpc: each face on the vendor's canvas "
                                 "for its card size (poker 825x1125 / 822x1122, tarot, mini, bridge, square).")
 @click.option("--only", help="With --png: only cards for which this expression is true.")
+@click.option("--press/--no-press", default=None, help="With --to dtc (the default there): a press-ready PDF/X-1a:2003 "
+                                                       "in CMYK; --no-press keeps RGB.")
 @_INK
 @_DECK
 @click.option("--image-base", help="Where the images will be served (a URL): Draftmancer, Tabletop Simulator. "
@@ -268,7 +270,8 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
 def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
-           only: str | None, ink: str, deck: Path | None, image_base: str | None, out: Path | None) -> None:
+           only: str | None, press: bool | None, ink: str, deck: Path | None, image_base: str | None,
+           out: Path | None) -> None:
     """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
     if png == bool(target):
         raise click.UsageError("give either --to TARGET or --png")
@@ -277,7 +280,7 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
         from .export.run import run_export
         from .output import Output
 
-        made = run_export(ws, game, target, out, deck, image_base)
+        made = run_export(ws, game, target, out, deck, image_base, press=press)
         folder = out or ws.output_dir(game) / "export" / target
         if made.outputs:
             made.outputs = [Output(folder, f"{len(made.outputs)} files for {target}")]

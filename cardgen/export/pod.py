@@ -11,6 +11,7 @@ from ..printing import vendor_canvases
 from ..project import Studio
 from ..render.face import PreparedFace
 from ..render.pdfsheets import define_forms, new_canvas
+from ..render.press import CONDITION, flatten
 from ..render.raster import render_pngs
 from ..render.vendors import IN, Canvas, bleed_for, vendor
 from .common import ExportFile, ExportItem, ExportResult
@@ -63,9 +64,9 @@ def export_png_preset(studio: Studio, items: list[ExportItem], vendor_key: str) 
     return result
 
 
-def export_dtc(studio: Studio, items: list[ExportItem]) -> ExportResult:
+def export_dtc(studio: Studio, items: list[ExportItem], press: bool = True) -> ExportResult:
     """One PDF per DriveThruCards product: each card's back, then its front, one face per page (trim + 1/8 in
-    bleed), TrimBox and BleedBox set."""
+    bleed), TrimBox and BleedBox set; with `press`, PDF/X-1a:2003 (CMYK, no transparency, output intent)."""
     result = ExportResult("dtc")
     for c, group in by_product(studio, items, "dtc", result).items():
         trim = c.product.trim
@@ -75,6 +76,8 @@ def export_dtc(studio: Studio, items: list[ExportItem]) -> ExportResult:
         for item in group:
             scale = max(trim[0] / item.front.width, trim[1] / item.front.height)
             front, back = studio.prepare(item.card, bleed_pt / scale + 0.5)
+            if press:
+                front, back = flatten(front), flatten(back) if back is not None else None
             faces[front.key] = front
             if back is not None:
                 faces[back.key] = back
@@ -84,7 +87,7 @@ def export_dtc(studio: Studio, items: list[ExportItem]) -> ExportResult:
         page_w, page_h = trim[0] + 2 * bleed_pt, trim[1] + 2 * bleed_pt
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, (page_w, page_h), studio.model.name, f"DriveThruCards upload, {c.product.name}",
-                            studio.fonts)
+                            studio.fonts, press=press)
         define_forms(canvas, faces, studio.fonts, studio.model)
         for face, scale in pages:
             canvas.setTrimBox((bleed_pt, bleed_pt, bleed_pt + trim[0], bleed_pt + trim[1]))
@@ -102,5 +105,6 @@ def export_dtc(studio: Studio, items: list[ExportItem]) -> ExportResult:
                                        f"{len(pages)} pages, {c.product.name}, back before front"))
         result.notes.append(f"DriveThruCards {c.product.name}: page = trim + 1/8 in bleed "
                             f"({page_w:.0f} x {page_h:.0f} pt), one face per page, each card's back before its "
-                            f"front; fonts embedded")
+                            f"front; fonts embedded"
+                            + ("; PDF/X-1a:2003, CMYK for " + CONDITION if press else "; RGB (--no-press)"))
     return result

@@ -13,12 +13,15 @@ from .common import ExportResult, items_for
 
 def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
                 image_base: str | None = None, studio: Studio | None = None,
-                folder: Path | None = None) -> ExportResult:
+                folder: Path | None = None, press: bool | None = None) -> ExportResult:
     """The export's files in memory. `image_base` is where hosted images will be (a URL); without it
-    Draftmancer links 'images/…' and Tabletop Simulator the files' absolute file:// URIs in `folder`."""
+    Draftmancer links 'images/…' and Tabletop Simulator the files' absolute file:// URIs in `folder`. `press`
+    (default for dtc, refused elsewhere) writes PDF/X-1a:2003."""
     if target not in TARGETS:
         raise CardgenError(suggest(f"unknown export target '{target}' (targets: {', '.join(TARGETS)})", target,
                                    list(TARGETS)))
+    if press and target != "dtc":
+        raise CardgenError(f"--press makes a press-ready PDF (PDF/X-1a) and goes with --to dtc, not {target}")
     studio = studio or open_studio(ws, game)
     if target == "draftmancer":
         from .draftmancer import export_draftmancer
@@ -46,13 +49,13 @@ def make_export(ws: Workspace, game: str, target: str, deck: Path | None = None,
         return export_png_preset(studio, items_for(studio, deck), target)
     from .pod import export_dtc
 
-    return export_dtc(studio, items_for(studio, deck))
+    return export_dtc(studio, items_for(studio, deck), press=press is not False)
 
 
 def run_export(ws: Workspace, game: str, target: str, out: Path | None = None, deck: Path | None = None,
-               image_base: str | None = None, studio: Studio | None = None) -> JobResult:
+               image_base: str | None = None, studio: Studio | None = None, press: bool | None = None) -> JobResult:
     folder = out or ws.output_dir(game) / "export" / target
-    made = make_export(ws, game, target, deck, image_base, studio, folder)  # everything in memory first ...
+    made = make_export(ws, game, target, deck, image_base, studio, folder, press)  # everything in memory first ...
     if made.problems:  # a file the consumer would reject is never written
         return JobResult(findings=[Finding(ws.shown(ws.model_path(game)), 0, 0, Severity.ERROR, "export-rejected",
                                            None, f"{target}: {p}") for p in made.problems], notes=made.notes)

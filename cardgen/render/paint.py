@@ -285,10 +285,19 @@ def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     c.clipPath(path, stroke=0, fill=0)
     from PIL import Image
 
-    with Image.open(op.props["path"]) as im:
-        iw, ih = im.size
+    press = op.props.get("press_image")  # already CMYK and without alpha (render.press.flatten)
+    if press is not None:
+        iw, ih = press.size
+    else:
+        with Image.open(op.props["path"]) as im:
+            iw, ih = im.size
     scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
     dw, dh = iw * scale, ih * scale
+    if press is not None:
+        from reportlab.lib.utils import ImageReader
+
+        c.drawImage(ImageReader(press), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh)
+        return
     c.drawImage(op.props["path"], x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
 
 

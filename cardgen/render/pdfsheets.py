@@ -33,10 +33,18 @@ LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")
 
 
-def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subject: str, fonts: FontSet) -> Canvas:
+def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subject: str, fonts: FontSet,
+               press: bool = False) -> Canvas:
+    """A canvas for byte-identical output; `press` makes it PDF/X-1a:2003 (render.press: CMYK, output intent)."""
     rl_config.useA85 = 0  # binary Flate streams: a quarter smaller than ASCII85, and faster to write
     # the initial font is listed in every resource dictionary: make it an embedded TrueType font, not Helvetica
-    c = Canvas(buffer, pagesize=size, invariant=1, pageCompression=1, initialFontName=fonts.name(LABEL_FONT))
+    options = dict(invariant=1, pageCompression=1, initialFontName=fonts.name(LABEL_FONT))
+    if press:
+        from .press import press_canvas
+
+        c = press_canvas(buffer, size, **options)
+    else:
+        c = Canvas(buffer, pagesize=size, **options)
     c.setTitle(title)
     c.setSubject(subject)
     c.setCreator(f"cardgen {__version__}")

@@ -1,0 +1,142 @@
+"""Turn faces drawn for screens into press output, PDF/X-1a:2003: every colour CMYK through the bundled profile,
+transparency flattened before drawing, an output intent naming the printing condition."""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen.canvas import Canvas
+
+from .face import Op, PreparedFace
+
+PROFILE = "cardgen-cmyk-240.icc"
+CONDITION = "FOGRA39 (ISO 12647-2:2004/Amd 1, offset, coated paper), total ink limited to 240 %"
+PDFX_VERSION = "PDF/X-1:2003"
+
+
+def profile_bytes() -> bytes:
+    return (resources.files("cardgen") / "data" / "icc" / PROFILE).read_bytes()
+
+
+@lru_cache(maxsize=1)
+def _transform() -> Any:
+    import io
+
+    from PIL import ImageCms
+
+    srgb = ImageCms.createProfile("sRGB")
+    cmyk = ImageCms.getOpenProfile(io.BytesIO(profile_bytes()))
+    return ImageCms.buildTransform(srgb, cmyk, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+
+@lru_cache(maxsize=4096)
+def cmyk_of(rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
+    """An sRGB colour (0-255) as CMYK (0-1). Neutral greys and black print with black ink only, so small type
+    stays sharp when the press's plates are slightly out of register; everything else goes through the profile."""
+    r, g, b = rgb
+    if max(rgb) - min(rgb) <= 3:
+        return (0.0, 0.0, 0.0, round(1 - (r + g + b) / 765, 4))
+    from PIL import Image, ImageCms
+
+    converted = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), _transform())
+    assert converted is not None
+    pixel = converted.getpixel((0, 0))
+    return tuple(round(v / 255, 4) for v in pixel)  # type: ignore[return-value, union-attr]
+
+
+def _rgb255(colour: Color) -> tuple[int, int, int]:
+    return (round(colour.red * 255), round(colour.green * 255), round(colour.blue * 255))
+
+
+def to_cmyk(value: Any) -> CMYKColor:
+    """reportlab's colour hook: whatever a painter sets becomes a plain CMYK colour without alpha."""
+    colour = toColor(value)
+    if isinstance(colour, CMYKColor):
+        return CMYKColor(colour.cyan, colour.magenta, colour.yellow, colour.black, alpha=None)
+    return CMYKColor(*cmyk_of(_rgb255(colour)), alpha=None)
+
+
+def press_image(path: str, backdrop: tuple[int, int, int]) -> Any:
+    """A picture as a CMYK image: its transparency composited onto the colour beneath it."""
+    from PIL import Image, ImageCms
+
+    with Image.open(path) as im:
+        rgba = im.convert("RGBA")
+    flat = Image.new("RGB", rgba.size, backdrop)
+    flat.paste(rgba, mask=rgba.split()[3])
+    return ImageCms.applyTransform(flat, _transform())
+
+
+def _hex(value: Any) -> tuple[int, int, int] | None:
+    try:
+        return _rgb255(toColor(value))
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def _mix(top: tuple[int, int, int], under: tuple[int, int, int], alpha: float) -> str:
+    return "#" + "".join(f"{round(alpha * t + (1 - alpha) * u):02x}" for t, u in zip(top, under))
+
+
+def flatten(face: PreparedFace) -> PreparedFace:
+    """The face without transparency: an element drawn at an opacity below 1 gets the colour it shows over the
+    opaque shape beneath its centre (the paper's white when none), pictures lose their alpha the same way."""
+    ops: list[Op] = []
+    grounds: list[tuple[tuple[float, float, float, float], tuple[int, int, int]]] = []
+
+    def beneath(box: tuple[float, float, float, float]) -> tuple[int, int, int]:
+        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        for (x, y, w, h), rgb in reversed(grounds):
+            if x <= cx <= x + w and y <= cy <= y + h:
+                return rgb
+        return (255, 255, 255)
+
+    for op in face.ops:
+        props = dict(op.props)
+        opacity = props.pop("opacity", None)
+        alpha = 1.0 if opacity in (None, "") else max(0.0, min(1.0, float(opacity)))
+        under = beneath(op.box)
+        if alpha < 1:
+            for key in ("fill", "stroke", "color", "rule_color"):
+                rgb = _hex(props.get(key)) if props.get(key) else None
+                if rgb is not None:
+                    props[key] = _mix(rgb, under, alpha)
+        if op.type == "image" and "path" in props and "missing" not in props:
+            props["press_image"] = press_image(props["path"], under)
+        fill = _hex(props.get("fill")) if props.get("fill") and op.type in ("rect", "circle", "badge") else None
+        if fill is not None:
+            grounds.append((op.box, fill))
+        ops.append(replace(op, props=props))
+    return replace(face, key=f"{face.key}-press", ops=ops)
+
+
+class _PDFXInfo(pdfdoc.PDFInfo):
+    """The document information dictionary with the PDF/X version key (Trapped is already False)."""
+
+    def format(self, document: Any) -> bytes:
+        text: bytes = super().format(document)
+        return text.replace(b"/Trapped", b"/GTS_PDFXVersion (" + PDFX_VERSION.encode() + b") /Trapped", 1)
+
+
+def press_canvas(buffer: Any, size: tuple[float, float], **kwargs: Any) -> Canvas:
+    """A reportlab canvas that writes PDF 1.4, converts every colour set on it (and its text objects) to CMYK,
+    and ends up with the output intent and PDF/X keys."""
+    c = Canvas(buffer, pagesize=size, pdfVersion=(1, 4), enforceColorSpace=to_cmyk, **kwargs)
+    doc = c._doc
+    info = _PDFXInfo()
+    info.__dict__.update(doc.info.__dict__)
+    doc.info = info
+    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), profile_bytes(), filters=[pdfdoc.PDFZCompress])
+    intent = pdfdoc.PDFDictionary({
+        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
+        "OutputConditionIdentifier": pdfdoc.PDFString("Custom"), "OutputCondition": pdfdoc.PDFString(CONDITION),
+        "Info": pdfdoc.PDFString(CONDITION), "RegistryName": pdfdoc.PDFString("http://www.color.org"),
+        "DestOutputProfile": doc.Reference(stream, "cardgenCMYKProfile"),
+    })
+    doc.Catalog.OutputIntents = pdfdoc.PDFArray([intent])
+    doc.Catalog.__NoDefault__ = [*pdfdoc.PDFCatalog.__NoDefault__, "OutputIntents"]
+    return c
