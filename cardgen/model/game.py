@@ -193,6 +193,8 @@ class GameModel:
     draft_field: str | None = "status"
     draft_values: list[str] = field(default_factory=lambda: ["draft"])
     text_fields: list[str] = field(default_factory=lambda: ["text"])
+    text_labels: list[str] = field(default_factory=list)  # ability labels styled bold at a paragraph's start
+    reminder_text: str = "after-keyword"  # which parentheses are italic reminder text: after-keyword, all, none
     collation: list[CollationGroup] = field(default_factory=list)
     numbering: Numbering | None = None
     card: dict[str, Any] = field(default_factory=dict)  # size, bleed, safe (as written, with units)

@@ -393,6 +393,8 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     model.keyword_lines = bool(r.get(text, "keyword_lines", bool, "text", default=False))
     model.bare_symbols = bool(r.get(text, "bare_symbols", bool, "text", default=False))
     model.text_fields = r.strings(text, "fields", "text") or [f for f in ("text",) if f in model.fields]
+    model.text_labels = r.strings(text, "labels", "text")
+    model.reminder_text = str(r.get(text, "reminder", str, "text", default="after-keyword"))
     model.placeholders = r.strings(raw, "placeholders", "game.yaml")
     for section in ("collation", "numbering", "limits", "deck", "draft", "packs", "cockatrice", "draftmancer"):
         walk(section, model)  # these select cards by field: checked once the fields are known

@@ -391,7 +391,11 @@ SECTIONS: dict[str, Spec] = {
     "text": Section("how card text is read", keys={
         "keyword_lines": Bool("lines like 'Guard' or 'Poison - …' declare keywords"),
         "bare_symbols": Bool("runs of symbol letters standing alone are symbols"),
-        "fields": ListOf("the fields that hold rules text (default: text)", item=Text(), one_or_more=True)}),
+        "fields": ListOf("the fields that hold rules text (default: text)", item=Text(), one_or_more=True),
+        "labels": ListOf("ability labels printed bold where they open a paragraph ('Trigger:', 'Effect:')",
+                         item=Text(), one_or_more=True),
+        "reminder": Text("which parentheses are italic reminder text (default after-keyword: right after a "
+                         "glossary keyword)", choices=("after-keyword", "all", "none"))}),
     "keywords": Named("the glossary", item=Section(keys={
         "name": Text("the keyword", required=True), "reminder": Text("reminder text"), "rules": Text("rules text"),
         "note": Text("a note for people")})),

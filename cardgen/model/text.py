@@ -31,19 +31,22 @@ Paragraph = list[Word]
 
 @dataclass
 class RichRules:
-    """What the model says about text: symbol letters, whether bare letters are symbols, glossary keywords."""
+    """What the model says about text: symbol letters, whether bare letters are symbols, glossary keywords,
+    ability labels, and which parentheses hold reminder text."""
 
     letters: tuple[str, ...] = ()
     bare: bool = False
     keywords: tuple[str, ...] = ()
     x: bool = False  # '{X}' is a symbol
     hybrid: bool = False  # '{E/G}' is a symbol
+    labels: tuple[str, ...] = ()  # 'Trigger', 'Effect': bold when they open a paragraph ('Trigger: …')
+    reminder: str = "after-keyword"  # italic parentheses: "after-keyword", "all" or "none"
 
     @classmethod
     def from_model(cls, model: GameModel) -> "RichRules":
         return cls(tuple(s.letter for s in model.cost.symbols), model.bare_symbols,
                    tuple(sorted((k.name for k in model.keywords), key=len, reverse=True)), model.cost.x,
-                   model.cost.hybrid)
+                   model.cost.hybrid, tuple(model.text_labels), model.reminder_text)
 
     def drawable(self, item: str) -> str | None:
         """The symbol a bracketed item ('R' in '[R]', '2' in '{2}') draws as an icon, or None (printed as written)."""
@@ -67,10 +70,29 @@ def _tokenizer(letters: tuple[str, ...], bare: bool, keywords: tuple[str, ...]) 
     parts = [r"(?P<bold>\*\*)", r"(?P<open>\()", r"(?P<close>\))", SYMBOL]
     if bare and letters:
         parts.append(rf"(?<![\w'])(?P<bare>[{''.join(letters)}]+)(?![\w'])")
-    if keywords:
-        parts.append(r"(?<![\w-])(?P<kw>" + "|".join(re.escape(k) for k in keywords) + r")(?![\w-])")
-    parts += [r"(?P<space>[ \t]+)", r"(?P<word>[\w']+|[^\w\s])"]
+    if keywords:  # a glossary keyword in any case ('Negate', 'negate'), never inside a longer word
+        parts.append(r"(?<![\w-])(?P<kw>(?i:" + "|".join(re.escape(k) for k in keywords) + r"))(?![\w'’-])")
+    parts += [r"(?P<space>[ \t]+)", r"(?P<word>[\w'’]+|[^\w\s])"]
     return re.compile("|".join(parts))
+
+
+_TYPOGRAPHY = [
+    (re.compile(r"(?<=\w)'(?=\w)"), "’"),  # don't, it's
+    (re.compile(r"(?<=s)'(?=\s|$|[.,;:!?)])"), "’"),  # players' (plural possessive)
+    (re.compile(r'(^|[\s(\[{—–-])"'), r"\1“"),  # an opening double quote
+    (re.compile(r'"'), "”"),
+    (re.compile(r"(^|[\s(\[{—–-])'"), r"\1‘"),  # an opening single quote
+    (re.compile(r"'"), "’"),
+    (re.compile(r"(^|[\s(/])-(?=\d|X\b)"), r"\1−"),  # -1, -X: a true minus sign
+]
+
+
+def typographic(line: str) -> str:
+    """Straight quotes and apostrophes made curly, a hyphen before a number made a minus sign: how printed
+    card text and the rulebook show what designers type on a keyboard."""
+    for pattern, repl in _TYPOGRAPHY:
+        line = pattern.sub(repl, line)
+    return line
 
 
 def _style(base: int, bold: bool, depth: int, extra: int = 0) -> int:
@@ -82,24 +104,32 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
     pattern = _tokenizer(rules.letters, rules.bare, rules.keywords)
     paragraphs: list[Paragraph] = []
     for line in text.split("\n"):
+        line = typographic(line)
         bold, depth = False, 0
         opened: list[bool] = []  # for each open bracket: did it start italic reminder text?
         words: Paragraph = []
         current: list[Atom] = []
+        since_keyword = 99  # words since the last glossary keyword: '(…)' right after one is its reminder
 
         for m in pattern.finditer(line):
             kind = m.lastgroup
             if kind == "space":
                 if current:
                     words.append(tuple(current))
+                    # a keyword's number ('Scry 1', 'Poison X') still belongs to it
+                    numeric = "".join(a.text for a in current).strip(":,").isdigit() or current[0].text == "X"
+                    since_keyword += 0 if since_keyword == 1 and numeric else 1
                     current = []
             elif kind == "bold":
                 bold = not bold
             elif kind == "open":
-                # '(reminder text)' is italic; a bracket glued to a word, as in 'effect(s)', is not
+                # reminder text is italic: by default a parenthesis right after a keyword ('Scry 1 (look at
+                # …)'); never a bracket glued to a word, as in 'effect(s)'
                 glued = m.start() > 0 and line[m.start() - 1].isalnum()
-                opened.append(not glued)
-                depth += 0 if glued else 1
+                reminder = not glued and (rules.reminder == "all" or
+                                          rules.reminder == "after-keyword" and since_keyword <= 1)
+                opened.append(reminder)
+                depth += 1 if reminder else 0
                 current.append(Atom("(", _style(base_style, bold, depth)))
             elif kind == "close":
                 current.append(Atom(")", _style(base_style, bold, depth)))
@@ -115,15 +145,29 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
                 current.extend(Atom(ch, _style(base_style, bold, depth), icon=True) for ch in m.group(kind))
             elif kind == "kw":
                 current.append(Atom(m.group(kind), _style(base_style, bold, depth, BOLD)))
+                since_keyword = 0
             else:
                 current.append(Atom(m.group(0), _style(base_style, bold, depth)))
         if current:
             words.append(tuple(current))
-        paragraphs.append(words)
+        paragraphs.append(_label(words, rules.labels))
     while paragraphs and not paragraphs[-1]:
         paragraphs.pop()
     return paragraphs
 
+
+
+def _label(words: Paragraph, labels: tuple[str, ...]) -> Paragraph:
+    """A paragraph opening with one of the model's ability labels ('Trigger:') has the label in bold."""
+    if not labels or not words:
+        return words
+    head = ""
+    for n, word in enumerate(words[:4], 1):
+        head += ("" if n == 1 else " ") + "".join(a.text for a in word)
+        if head.endswith(":") and head[:-1].casefold() in {lb.casefold() for lb in labels}:
+            bolded = [tuple(Atom(a.text, a.style | BOLD, a.icon) for a in w) for w in words[:n]]
+            return bolded + words[n:]
+    return words
 
 
 def symbols(text: str) -> Iterator[tuple[re.Match[str], str]]:

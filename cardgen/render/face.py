@@ -163,13 +163,20 @@ class FaceRenderer:
         if flavor:
             blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
         size = as_length(props.get("size"), 9.0)
+        max_lines = int(props["max_lines"]) if str(props.get("max_lines") or "").isdigit() else None
         spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
-                          float(props.get("min_leading") or 1.0))
+                          float(props.get("min_leading") or 1.0), max_lines=max_lines)
         fit_key = (face.template.digest, text, flavor, rich, family, spec.size, spec.min_size, spec.leading,
-                   spec.min_leading, round(box[2], 3), round(box[3], 3))
+                   spec.min_leading, max_lines, round(box[2], 3), round(box[3], 3))
         fit = self._fits.get(fit_key)
         if fit is None:
             fit = self._fits[fit_key] = rt.fit(blocks, self.measurer(family), spec, box[2], box[3])
+        if fit.wrapped and fit.fits:
+            face.findings.append(Finding(card.file, card.line, card.column, Severity.WARNING, "text-wraps", card.id,
+                                         f"'{element.id or 'text'}' of {face.template.name} does not fit on "
+                                         f"{max_lines} line{'s' * (max_lines != 1)} even at {spec.min_size:g}pt: "
+                                         f"it wraps to {len(fit.layout.lines)}",
+                                         "shorten it, or lower the element's min_size"))
         if not fit.fits:
             over = fit.layout.overflow or max(0.0, fit.layout.widest - box[2])
             what = "high" if fit.layout.overflow else "wide"

@@ -179,7 +179,7 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                 if atom.icon:
                     icons.append((atom.text, face.bleed + x + size * 0.04 + size * rt.ICON_SCALE / 2, y_pdf + cap / 2))
                 else:
-                    text.setTextOrigin(face.bleed + x, y_pdf)
+                    text.setTextOrigin(face.bleed + x - rt.squeeze(fonts, family.stem(atom.style), atom.text, size), y_pdf)
                     for stem, part in fonts.split_runs(family.stem(atom.style), atom.text):
                         text.setFont(fonts.name(stem), size)
                         text.textOut(part)

@@ -40,6 +40,17 @@ class Layout:
     overflow: float = 0.0  # points of text that do not fit (0 when it fits)
 
 
+SIGNS = ("+", "−")
+
+
+def squeeze(fonts: FontSet, stem: str, text: str, size: float) -> float:
+    """How much to pull a plus or minus sign in on each side: fonts with a mathematical, em-wide sign
+    (Charis SIL: 0.2 em of space each side) would print '+1/+1' as '+ 1/ + 1'."""
+    if text in SIGNS and fonts.width(stem, text, size) >= 0.8 * size:
+        return 0.15 * size
+    return 0.0
+
+
 class Measurer:
     """Widths of atoms and words at a size, memoised: fitting measures the same words many times."""
 
@@ -54,7 +65,8 @@ class Measurer:
                 self._cache[key] = size * ICON_SCALE + size * 0.08
             else:
                 stem = self.family.stem(atom.style)
-                self._cache[key] = sum(self.fonts.width(s, t, size) for s, t in self.fonts.split_runs(stem, atom.text))
+                self._cache[key] = sum(self.fonts.width(s, t, size) for s, t in self.fonts.split_runs(stem, atom.text)) \
+                    - 2 * squeeze(self.fonts, stem, atom.text, size)
         return self._cache[key]
 
     def word(self, word: Word, size: float) -> float:
@@ -83,24 +95,42 @@ def layout(blocks: list[list[Paragraph]], m: Measurer, size: float, leading: flo
             advances: list[tuple[float, ...]] = []
             cur_w = 0.0
             start = True
+            para: list[Line] = []
             for word in words:
                 widths = tuple(m.atom(a, size) for a in word)
                 w = sum(widths)
                 add = w if not current else cur_w + space + w
                 if current and add > width:
-                    lines.append(Line(current, cur_w, start, advances))
-                    widest, height, start = max(widest, cur_w), height + line_h, False
+                    para.append(Line(current, cur_w, start, advances))
+                    start = False
                     current, cur_w, advances = [word], w, [widths]
                 else:
                     current.append(word)
                     advances.append(widths)
                     cur_w = add
-            lines.append(Line(current, cur_w, start, advances))
-            widest, height = max(widest, cur_w), height + line_h
+            para.append(Line(current, cur_w, start, advances))
+            _no_widow(para, space, width)
+            for line in para:
+                lines.append(line)
+                widest, height = max(widest, line.width), height + line_h
     # the last line needs only its ascent-to-descent, not a full leading
     if lines:
         height -= line_h - size * 1.12
     return Layout(lines, size, leading, height, widest, rule_after)
+
+
+def _no_widow(para: list[Line], space: float, width: float) -> None:
+    """A paragraph never ends in a single word when the line above can give it one: the same number of lines,
+    so the box's fit is unchanged."""
+    if len(para) < 2 or len(para[-1].words) != 1 or len(para[-2].words) < 3:
+        return
+    above, last = para[-2], para[-1]
+    moved, moved_w = above.words[-1], sum(above.advances[-1])
+    new_w = moved_w + space + last.width
+    if new_w > width + 0.01:
+        return
+    para[-2] = Line(above.words[:-1], above.width - moved_w - space, above.paragraph_start, above.advances[:-1])
+    para[-1] = Line([moved, *last.words], new_w, last.paragraph_start, [above.advances[-1], *last.advances])
 
 
 @dataclass
@@ -110,6 +140,7 @@ class FitSpec:
     leading: float = 1.18
     min_leading: float = 1.0
     step: float = 0.25
+    max_lines: int | None = None  # e.g. 1 for names: shrink to one line before wrapping
 
 
 @dataclass
@@ -117,12 +148,28 @@ class Fit:
     layout: Layout
     fits: bool
     shrunk: bool = field(default=False)
+    wrapped: bool = False  # more lines than the element's max_lines: it did not fit on them even at min_size
 
 
 def fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float, height: float) -> Fit:
-    """The largest size (then the loosest leading) at which the blocks fit; else the tightest, marked overflowing."""
+    """The largest size (then the loosest leading) at which the blocks fit; else the tightest, marked overflowing.
+    With `max_lines`, the largest size that fits on that many lines, and only failing that a wrapped layout
+    (`Fit.wrapped`: the caller says so)."""
+    if spec.max_lines is not None:
+        limited = _fit(blocks, m, spec, width, height, spec.max_lines)
+        if limited.fits:
+            return limited
+        wrapped = _fit(blocks, m, spec, width, height, None)
+        wrapped.wrapped = True
+        return wrapped
+    return _fit(blocks, m, spec, width, height, None)
+
+
+def _fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float, height: float,
+         limit: int | None) -> Fit:
     def ok(lay: Layout) -> bool:
-        return lay.height <= height + 0.01 and lay.widest <= width + 0.01
+        return lay.height <= height + 0.01 and lay.widest <= width + 0.01 and \
+            (limit is None or len(lay.lines) <= limit)
 
     steps = max(0, int(round((spec.size - spec.min_size) / spec.step)))
     sizes = [spec.size - i * spec.step for i in range(steps + 1)]

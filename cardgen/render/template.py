@@ -27,6 +27,7 @@ ELEMENTS: dict[str, set[str]] = {
     "polygon": {"id", "type", "when", "points", "fill", "stroke", "stroke_width", "opacity"},
     "line": {"id", "type", "when", "x1", "y1", "x2", "y2", "stroke", "stroke_width", "opacity"},
     "text": COMMON | {"text", "flavor", "font", "size", "min_size", "leading", "min_leading", "align", "valign",
+                      "max_lines",
                       "color", "rich", "rule_color", "tracking"},
     "icons": COMMON | {"cost", "size", "align", "gap", "outline"},
     "image": COMMON | {"src", "fit", "radius"},

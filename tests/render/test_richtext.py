@@ -38,7 +38,18 @@ def test_keywords_bold_reminders_italic_markup_and_lines() -> None:
 
 
 def test_a_bracket_glued_to_a_word_is_not_reminder_text() -> None:
-    assert show("Apply the effect(s) (then draw)") == [["Apply", "the", "effect(s)", "(/then/", "draw/)/"]]
+    assert show("Apply the effect(s) (then draw)", rt.RichRules(reminder="all")) == [
+        ["Apply", "the", "effect(s)", "(/then/", "draw/)/"]]
+
+
+def test_only_reminder_text_is_italic_keywords_in_any_case_labels_and_typography() -> None:
+    rules = rt.RichRules(("B",), False, ("Negate", "Scry"), labels=("Trigger", "Effect"))
+    assert show("negate it (give it back when the game ends). Scry 1 (look)", rules) == [
+        ["negate*", "it", "(give", "it", "back", "when", "the", "game", "ends).", "Scry*", "1", "(/look/)/"]]
+    assert show("Trigger: draw.\nEffect: Negate it.\nTriggered: no", rules) == [
+        ["Trigger*:*", "draw."], ["Effect*:*", "Negate*", "it."], ["Triggered:", "no"]]
+    assert show("Negated? don't \"stop\" players' -1/-1 and +1/+1", rules) == [
+        ["Negated?", "don’t", "“stop”", "players’", "−1/−1", "and", "+1/+1"]]
 
 
 def test_fit_shrinks_then_overflows() -> None:
