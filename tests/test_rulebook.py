@@ -1,6 +1,7 @@
 """Rulebook: a real book (TOC page numbers, outline, glossary), identical bytes, problems marked not fatal."""
 from __future__ import annotations
 
+import html
 import io
 import re
 
@@ -90,15 +91,74 @@ def test_booklet_order_and_imposition(clean_book) -> None:
     imposed = PdfReader(io.BytesIO(impose(clean_book.pdf)))
     source = PdfReader(io.BytesIO(clean_book.pdf))
     assert len(imposed.pages) == 2 * -(-len(source.pages) // 4)
-    assert float(imposed.pages[0].mediabox.width) == pytest.approx(2 * float(source.pages[0].mediabox.width))
+    assert [round(float(v)) for v in imposed.pages[0].mediabox] == [0, 0, 1191, 842]  # A4 pages: exactly A3
+    assert "flip on the SHORT edge" in imposed.pages[0].extract_text()
 
 
-@pytest.mark.parametrize("game", ["aether-duel", "ivion"])
-def test_no_html_entity_reaches_the_printed_book(game: str) -> None:
-    """Section titles with smart quotes ('“Happen Once” Effects', 'Don’t Roll the Dice!') used to print
-    as '&ldquo;…' in the contents: the text of every page is read back from the PDF."""
+def test_an_a5_booklet_is_printed_on_exact_a4(tmp_path) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardgen.rulebook.booklet import impose
+
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(419.53, 595.28))  # CSS A5: 148 x 210 mm
+    for n in range(5):
+        c.drawString(50, 50, f"page {n + 1}")
+        c.showPage()
+    c.save()
+    imposed = PdfReader(io.BytesIO(impose(buffer.getvalue(), "a5")))
+    assert len(imposed.pages) == 4  # 5 pages padded to 8: two sheets, both sides
+    assert [round(float(v) * 25.4 / 72) for v in imposed.pages[0].mediabox] == [0, 0, 297, 210]
+
+
+@pytest.fixture(scope="module")
+def bundled_books() -> dict[str, object]:
     from .conftest import REPO
 
-    book = build_rulebook(Workspace.find(REPO), game)
-    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(book.pdf)).pages)
+    return {game: build_rulebook(Workspace.find(REPO), game) for game in ("power-trip", "aether-duel", "ivion")}
+
+
+@pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
+def test_printed_text_has_no_entity_no_literal_cost_token_and_no_straight_quote_in_prose(bundled_books, game) -> None:
+    """Every page's text is read back from the PDF: no '&ldquo;' (titles used to print so in the contents),
+    no '[B]' or '{1}' printed as typed (designer's notes and tip boxes used to), and no straight quote in prose
+    (code blocks quote the designer's raw card template and are left as written)."""
+    book = bundled_books[game]
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(book.pdf)).pages)  # type: ignore[attr-defined]
     assert re.findall(r"&[a-z]+;|&#\d+;", text) == []
+    assert re.findall(r"\{[A-Za-z0-9/]+\}|\[[A-Za-z]\]", text) == []
+    prose = re.sub(r"<pre>.*?</pre>|<code>.*?</code>", "", book.html, flags=re.S)  # type: ignore[attr-defined]
+    prose = re.sub(r"<style>.*?</style>|<[^>]+>", " ", prose, flags=re.S)
+    prose = re.sub(r"data:[^\s\"]+", "", prose)
+    assert [m for m in re.findall(r".{0,20}['\"].{0,20}", html.unescape(prose))] == []
+
+
+@pytest.mark.parametrize("game,chapter", [("power-trip", "anatomy.md"), ("ivion", "parts-of-a-card.md")])
+def test_anatomy_numbers_are_the_chapters_own_list(bundled_books, game: str, chapter: str) -> None:
+    """One source: the figure's callouts carry the numbers of the chapter's numbered list, every item has one,
+    and the figure prints no legend of its own that could disagree with the text."""
+    from cardgen.rulebook.anatomy import ordered_list
+
+    from .conftest import REPO
+
+    book = bundled_books[game]
+    source = (REPO / "rules" / game / "rulebook" / chapter).read_text()
+    items = ordered_list(source, source.index("anatomy(") and source[:source.index("anatomy(")].count("\n"))
+    figure = re.search(r'<div class="anatomy">.*?</svg></div>(.*?)</div>', book.html, re.S)  # type: ignore[attr-defined]
+    assert figure is not None and "anatomy-legend" not in figure.group(0)
+    numbers = sorted({int(n) for n in re.findall(r"<text [^>]*>(\d+)</text>", figure.group(0))})
+    assert numbers == list(range(1, len(items) + 1)) and len(items) in (5, 9)
+    assert not [f for f in book.findings if f.code == "rulebook-anatomy"]  # type: ignore[attr-defined]
+
+
+def test_anatomy_callouts_stay_outside_the_card(bundled_books) -> None:
+    """Brackets and numbers stand in the gutters: nothing is drawn over the card's text or icons."""
+    from cardgen.rulebook.anatomy import GUTTER
+
+    for book in bundled_books.values():
+        for svg in re.findall(r'<svg class="callouts".*?</svg>', book.html, re.S):  # type: ignore[attr-defined]
+            width = float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))  # type: ignore[union-attr]
+            card = (GUTTER, width - GUTTER)
+            xs = [float(v) for v in re.findall(r'[MHL ]([\d.]+),', svg) + re.findall(r"H([\d.]+)", svg)]
+            xs += [float(v) for v in re.findall(r'cx="([\d.]+)"', svg)]
+            assert xs and all(x <= card[0] + 0.01 or x >= card[1] - 0.01 for x in xs)

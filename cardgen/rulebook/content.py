@@ -10,10 +10,11 @@ from typing import Any, Callable
 
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, designs
-from ..model.text import BOLD, ITALIC, RichRules, parse, symbols
+from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
 from ..output import write_atomic
 from ..paths import workspace_file
 from ..project import Studio
+from .anatomy import element_boxes, figure, ordered_list, place
 from .source import Chapter
 
 DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
@@ -32,6 +33,7 @@ class BookContent:
     images: dict[str, str] = field(default_factory=dict)  # card id -> data URI of its face (trim, 300 dpi)
     gallery_cards: list[Card] = field(default_factory=list)
     _rules: RichRules | None = None
+    _chapter: Chapter | None = None  # the chapter being expanded (an anatomy figure numbers its list)
 
     @property
     def model(self):  # type: ignore[no-untyped-def]
@@ -108,9 +110,15 @@ class BookContent:
     # -- directives ----------------------------------------------------------------------------------
     def expand(self, chapter: Chapter) -> str:
         """Replace each directive in a chapter's Markdown with HTML; problems become findings and markers."""
+        self._chapter = chapter
         lines = chapter.body.split("\n")
         out = []
+        boxed = False  # inside a '!!! note' box: its indented lines are prose, not a code block
         for offset, line in enumerate(lines):
+            if line.startswith("!!!"):
+                boxed = True
+            elif line.strip() and not line.startswith((" ", "\t")):
+                boxed = False
             lineno = chapter.first_line + offset
 
             def one(m: re.Match[str], lineno: int = lineno) -> str:
@@ -121,7 +129,7 @@ class BookContent:
 
             line = DIRECTIVE.sub(one, line)
             line = IMAGE.sub(image, line)
-            out.append(self.symbols(line) if not line.startswith("    ") else line)
+            out.append(self.symbols(line) if boxed or not line.startswith("    ") else line)
         return "\n".join(out)
 
     def _problem(self, file: str, line: int, code: str, message: str, hint: str | None = None) -> str:
@@ -161,7 +169,7 @@ class BookContent:
         if src is None:
             return self._problem(*where, "rulebook-card-face", f"'{name}' has no face (no template applies)")
         return (f'<span class="card-figure"><img class="card" src="{src}" alt="{_esc(card.name)}">'
-                f'<span class="caption">{_esc(card.name)}</span></span>')
+                f'<span class="caption">{_esc(typographic(card.name))}</span></span>')
 
     def keyword_html(self, name: str, where: tuple[str, int]) -> str:
         kw = self.model.keyword(str(name))
@@ -201,45 +209,48 @@ class BookContent:
                 f"<p>{self.rich(s.rules)}</p></div></div>" for s in self.model.cost.symbols]
         return f'<div class="legend">{"".join(rows)}</div>'
 
-    def anatomy_html(self, name: str, labels: dict[str, str] | None = None, where: tuple[str, int] = ("", 0)) -> str:
+    def anatomy_html(self, name: str, labels: dict[str, Any] | None = None, where: tuple[str, int] = ("", 0)) -> str:
+        """A card with numbered callouts. `labels` maps template element ids to the numbers of the chapter's
+        own numbered list (one source: the list is the legend), or to label texts (the figure then prints
+        its own legend, numbered in the order given)."""
         card = self._card(name, where)
         if isinstance(card, str):
             return card
         if card.id not in self.images:
             return self._problem(*where, "rulebook-card-face", f"'{name}' has no face")
         face = self.studio.prepare(card, 0.0)[0]
-        ids = labels or {op_id: op_id.replace("-", " ").capitalize() for op_id in _labelled(face)}
-        boxes = {}
-        for op in face.ops:
-            x, y, w, h = op.box
-            if op.type == "text" and op.fit is not None:  # anchor text at the end of what is written
-                used = min(w, op.fit.layout.widest)
-                align = op.props.get("align") or "left"
-                w = {"left": used, "center": (w + used) / 2}.get(align, w) + 6.0  # points: 2 mm past the text
-            boxes[op.props.get("_id")] = (x, y, w, h)
-        pt_mm = 25.4 / 72
-        edge = face.width * pt_mm + 2.0  # callouts stand just right of the card
-        targets = []
-        for eid, label in ids.items():
-            box = boxes.get(eid)
-            if box is None:
-                self._problem(*where, "rulebook-anatomy", f"the card's template has no element '{eid}'")
-                continue
-            x, y, w, h = (v * pt_mm for v in box)
-            targets.append((y + h / 2, x + w - 1.0, label))
-        marks, legend, last = [], [], -99.0
-        for n, (ty, tx, label) in enumerate(sorted(targets, key=lambda t: t[0]), 1):
-            cy = max(ty, last + 5.0)  # stack the numbers so they never touch
-            last = cy
-            marks.append(f'<span class="dot" style="left:{tx - 0.8:.2f}mm;top:{ty - 0.8:.2f}mm"></span>'
-                         f'<span class="lead" style="left:{tx:.2f}mm;top:{ty:.2f}mm;width:{edge - tx:.2f}mm"></span>')
-            if cy != ty:
-                marks.append(f'<span class="lead-v" style="left:{edge:.2f}mm;top:{ty:.2f}mm;height:{cy - ty:.2f}mm">'
-                             '</span>')
-            marks.append(f'<span class="mark" style="left:{edge + 0.6:.2f}mm;top:{cy - 2.2:.2f}mm">{n}</span>')
-            legend.append(f"<li><span class=\"num\">{n}</span> {self.symbols(_esc(label))}</li>")
-        return (f'<div class="anatomy"><div class="anatomy-card"><img class="card" src="{self.images[card.id]}" '
-                f'alt="{_esc(card.name)}">{"".join(marks)}</div><ol class="anatomy-legend">{"".join(legend)}</ol></div>')
+        boxes = element_boxes(face)
+        labels = labels or {eid: eid.replace("-", " ").capitalize() for eid in _labelled(face)}
+        if not isinstance(labels, dict):
+            return self._problem(*where, "rulebook-anatomy", "anatomy(NAME, {element: number or label, …})")
+        numbered: list[tuple[str, int]] = []
+        legend: list[str] | None = None
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in labels.values()):
+            chapter = self._chapter
+            items = ordered_list(chapter.body, where[1] - chapter.first_line) if chapter else []
+            if not items:
+                return self._problem(*where, "rulebook-anatomy", "the figure's numbers refer to the chapter's "
+                                     "numbered list, and the chapter has none")
+            for eid, number in labels.items():
+                if not 1 <= number <= len(items):
+                    self._problem(*where, "rulebook-anatomy", f"'{eid}' is numbered {number}; the chapter's list "
+                                  f"has {len(items)} items")
+                else:
+                    numbered.append((eid, number))
+            for n in sorted(set(range(1, len(items) + 1)) - {n for _, n in numbered}):
+                self._problem(*where, "rulebook-anatomy", f"item {n} of the chapter's list ('{items[n - 1][:40]}') "
+                              f"has no callout in the figure")
+        else:
+            legend = []
+            for n, (eid, label) in enumerate(labels.items(), 1):
+                numbered.append((eid, n))
+                legend.append(self.symbols(_esc(typographic(str(label)))))
+        for eid, _ in numbered:
+            if eid not in boxes:
+                self._problem(*where, "rulebook-anatomy", f"the card's template has no element '{eid}'",
+                              did_you_mean(eid, list(boxes)))
+        targets = place(face, [(e, n) for e, n in numbered if e in boxes], boxes)
+        return figure(face, self.images[card.id], typographic(card.name), targets, legend)
 
     def _image(self, m: re.Match[str], chapter: Chapter, line: int) -> str:
         from pathlib import Path

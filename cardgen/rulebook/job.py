@@ -6,7 +6,7 @@ from pathlib import Path
 from ..output import JobResult, Output, write_atomic
 from ..project import Studio
 from ..workspace import Workspace
-from .booklet import impose
+from .booklet import FLIP, impose, sheet_for
 from .build import Rulebook, build_rulebook
 
 
@@ -19,7 +19,9 @@ def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = Fa
 
 def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False) -> list[Output]:
     """The book's PDF (imposed as a booklet if asked) and its HTML beside it."""
-    pdf = impose(book.pdf) if booklet else book.pdf
-    what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} sheets" if booklet else "")
+    pdf = impose(book.pdf, paper) if booklet else book.pdf
+    sheet = sheet_for(paper, (0.0, 0.0))[0]
+    what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} {sheet} sheets: "
+                                             f"{FLIP}" if booklet else "")
     return [Output(write_atomic(path, pdf), what),
             Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]

@@ -1,0 +1,126 @@
+"""Turn a card face and numbered element ids into an anatomy figure: the card at its true size with numbered
+callouts standing outside it, each joined to a bracket along the card's edge that spans its element."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+
+from ..render.face import PreparedFace
+
+PT_MM = 25.4 / 72
+GUTTER = 11.0  # mm on each side of the card for brackets and numbers
+RADIUS = 2.2  # mm, a number's circle
+FONT_PT = 7.0
+ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
+
+
+@dataclass
+class Target:
+    number: int
+    top: float  # mm from the card's top
+    bottom: float
+    right: bool  # the callout stands right of the card (else left)
+
+
+def element_boxes(face: PreparedFace) -> dict[str, tuple[float, float, float, float]]:
+    """Each element's box in mm (x, y, w, h from the trim's top-left): what a callout points at."""
+    boxes = {}
+    for op in face.ops:
+        eid = op.props.get("_id")
+        if eid and eid not in boxes:
+            boxes[eid] = tuple(v * PT_MM for v in op.box)
+    return boxes  # type: ignore[return-value]
+
+
+def ordered_list(body: str, near_line: int) -> list[str]:
+    """The chapter's numbered list closest to a line (the list a figure's numbers refer to), item texts."""
+    lists: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for i, line in enumerate(body.split("\n")):
+        m = ORDERED.match(line)
+        if m and (current or m.group(1) == "1"):
+            if not current:
+                start = i
+            current.append(m.group(2).strip())
+        elif current and line.strip() and not line.startswith((" ", "\t")):
+            lists.append((start, current))
+            current = []
+    if current:
+        lists.append((start, current))
+    if not lists:
+        return []
+    return min(lists, key=lambda item: abs(item[0] - near_line))[1]
+
+
+def place(face: PreparedFace, numbered: list[tuple[str, int]], boxes: dict[str, tuple[float, float, float, float]]) \
+        -> list[Target]:
+    """Each (element id, number) as a target on the side of the card its element is nearest to."""
+    width = face.width * PT_MM
+    height = face.height * PT_MM
+    out = []
+    for eid, number in numbered:
+        x, y, w, h = boxes[eid]
+        top, bottom = max(0.0, y), min(height, y + h)
+        out.append(Target(number, top, max(top + 1.0, bottom), x + w / 2 >= width / 2 - 0.5))
+    return out
+
+
+def svg(face: PreparedFace, targets: list[Target]) -> str:
+    """The overlay drawn over the card image (which sits GUTTER mm from the overlay's left edge): brackets in
+    the gutters, never over the card, and numbers centred in their circles, stacked so they never touch."""
+    width, height = face.width * PT_MM, face.height * PT_MM
+    total = width + 2 * GUTTER
+    parts = []
+    lowest = height
+    for right in (False, True):
+        side = sorted((t for t in targets if t.right == right), key=lambda t: (t.top, t.number))
+        levels: list[float] = []  # each bracket level's lowest end so far
+        last_cy = -99.0
+        for t in side:
+            level = next((i for i, end in enumerate(levels) if end + 0.8 < t.top), len(levels))
+            if level == len(levels):
+                levels.append(t.bottom)
+            else:
+                levels[level] = t.bottom
+            edge = GUTTER + width if right else GUTTER
+            sign = 1 if right else -1
+            bx = edge + sign * (1.0 + 1.3 * level)
+            y1, y2 = t.top + 0.4, t.bottom - 0.4
+            parts.append(f'<path d="M{edge + sign * 0.3:.2f},{y1:.2f} H{bx:.2f} V{y2:.2f} H{edge + sign * 0.3:.2f}"/>')
+            cy = max((y1 + y2) / 2, last_cy + 2 * RADIUS + 0.6)
+            last_cy = cy
+            lowest = max(lowest, cy + RADIUS + 0.3)
+            cx = GUTTER + width + GUTTER - RADIUS - 0.3 if right else RADIUS + 0.3
+            parts.append(f'<path d="M{bx:.2f},{(y1 + y2) / 2:.2f} L{cx - sign * RADIUS:.2f},{cy:.2f}"/>')
+            parts.append(f'<circle class="n" cx="{cx:.2f}" cy="{cy:.2f}" r="{RADIUS}"/>')
+            baseline = cy + FONT_PT * 0.7 / 2 * PT_MM  # cap height ≈ 0.7 em: centred on the circle
+            parts.append(f'<text x="{cx:.2f}" y="{baseline:.2f}">{t.number}</text>')
+    return (f'<svg class="callouts" xmlns="http://www.w3.org/2000/svg" width="{total:.2f}mm" height="{lowest:.2f}mm" '
+            f'viewBox="0 0 {total:.2f} {lowest:.2f}">'
+            f'<g fill="none" stroke="#c0501f" stroke-width="0.25">{"".join(p for p in parts if p.startswith("<path"))}</g>'
+            f'<g fill="#c0501f">{"".join(p for p in parts if p.startswith("<circle"))}</g>'
+            f'<g fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">'
+            f'{"".join(p for p in parts if p.startswith("<text"))}</g></svg>')
+
+
+def number_svg(n: int) -> str:
+    """A legend number drawn like the callouts (SVG, the digit centred by its cap height), so it matches them."""
+    d = 2 * RADIUS
+    baseline = RADIUS + FONT_PT * 0.7 / 2 * PT_MM
+    return (f'<svg class="num" xmlns="http://www.w3.org/2000/svg" width="{d}mm" height="{d}mm" viewBox="0 0 {d} {d}">'
+            f'<circle cx="{RADIUS}" cy="{RADIUS}" r="{RADIUS}" fill="#c0501f"/><text x="{RADIUS}" y="{baseline:.3f}" '
+            f'fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">{n}</text>'
+            f"</svg>")
+
+
+def figure(face: PreparedFace, image: str, alt: str, targets: list[Target], legend: list[str] | None) -> str:
+    """The figure's HTML: the card image at its true size under the callout overlay, and a legend only when
+    the numbers are not the chapter's own list."""
+    width = face.width * PT_MM
+    overlay = svg(face, targets)
+    items = "".join(f"<li>{number_svg(n)} {text}</li>" for n, text in enumerate(legend or [], 1))
+    return (f'<div class="anatomy"><div class="anatomy-card" style="width:{width + 2 * GUTTER:.2f}mm">'
+            f'<img class="card" src="{image}" alt="{escape(alt)}" style="left:{GUTTER}mm;width:{width:.2f}mm">'
+            f'{overlay}</div>' + (f'<ol class="anatomy-legend">{items}</ol>' if legend else "") + "</div>")
