@@ -162,3 +162,31 @@ def test_anatomy_callouts_stay_outside_the_card(bundled_books) -> None:
             xs = [float(v) for v in re.findall(r'[MHL ]([\d.]+),', svg) + re.findall(r"H([\d.]+)", svg)]
             xs += [float(v) for v in re.findall(r'cx="([\d.]+)"', svg)]
             assert xs and all(x <= card[0] + 0.01 or x >= card[1] - 0.01 for x in xs)
+
+
+@pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
+def test_no_page_under_a_third_full_except_chapter_ends_and_the_cover(bundled_books, game: str) -> None:
+    """How far down each page its content reaches (rasterised), against the running header that names the
+    chapter: a page may be short only when the next page starts another chapter."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(bundled_books[game].pdf)  # type: ignore[attr-defined]
+    reader = PdfReader(io.BytesIO(bundled_books[game].pdf))  # type: ignore[attr-defined]
+    def running_header(page) -> str:  # the text in the page's top band: the chapter's name
+        found: list[str] = []
+        top = float(page.mediabox.height) * 0.92
+        page.extract_text(visitor_text=lambda text, cm, tm, *_: found.append(text) if tm[5] * cm[3] + cm[5] > top
+                          else None)
+        return "".join(found).strip()
+
+    headers = [running_header(page) for page in reader.pages]
+    short = []
+    for i in range(1, len(pdf) - 1):
+        image = pdf[i].render(scale=20 / 72).to_pil().convert("L")
+        w, h = image.size
+        top, bottom = int(h * 0.08), int(h * 0.9)  # between the running header and the page number
+        rows = [y for y in range(top, bottom) if image.crop((0, y, w, y + 1)).getextrema()[0] < 200]
+        filled = (rows[-1] - top) / (bottom - top) if rows else 0.0
+        if filled < 1 / 3 and headers[i] == headers[i + 1]:
+            short.append((i + 1, round(filled, 2), headers[i]))
+    assert short == []

@@ -81,8 +81,8 @@ _TYPOGRAPHY = [
     (re.compile(r"(?<=s)'(?=\s|$|[.,;:!?)])"), "’"),  # players' (plural possessive)
     (re.compile(r'(^|[\s(\[{—–-])"'), r"\1“"),  # an opening double quote
     (re.compile(r'"'), "”"),
-    (re.compile(r"(^|[\s(\[{—–-])'"), r"\1‘"),  # an opening single quote
-    (re.compile(r"'"), "’"),
+    (re.compile(r"(^|[\s(\[{—–-])'(?=[^']*\w')"), r"\1‘"),  # an opening single quote, closed later on
+    (re.compile(r"'"), "’"),  # else an apostrophe: 'Em, '90s
     (re.compile(r"(^|[\s(/])-(?=\d|X\b)"), r"\1−"),  # -1, -X: a true minus sign
 ]
 

@@ -127,7 +127,10 @@ class BookContent:
             def image(m: re.Match[str], lineno: int = lineno) -> str:
                 return self._image(m, chapter, lineno)
 
+            alone = DIRECTIVE.fullmatch(line.strip())
             line = DIRECTIVE.sub(one, line)
+            if alone and alone.group(1) == "card":  # a card on a line of its own floats beside the text
+                line = line.replace('class="card-figure"', 'class="card-figure float"', 1)
             line = IMAGE.sub(image, line)
             out.append(self.symbols(line) if boxed or not line.startswith("    ") else line)
         return "\n".join(out)
@@ -191,7 +194,9 @@ class BookContent:
             items.append(f'<div class="entry"><dt>{_esc(kw.name)}</dt><dd>{"".join(parts)}</dd></div>')
         return f'<dl class="glossary">{"".join(items)}</dl>'
 
-    def components_html(self, where: tuple[str, int]) -> str:
+    def components_html(self, extra: list[str] | None = None, where: tuple[str, int] = ("", 0)) -> str:
+        """The box contents: each collation group with its count, then `extra` components (tokens, counters…)
+        in the same list."""
         rows = []
         for g in self.model.collation:
             if g.rarities:
@@ -202,6 +207,7 @@ class BookContent:
                 rows.append(f"<li><strong>{total} {_esc(g.name)} cards</strong>: {_esc(detail)}</li>")
             elif g.cards is not None:
                 rows.append(f"<li><strong>{g.cards} {_esc(g.name)} cards</strong></li>")
+        rows += [f"<li><strong>{self.symbols(_esc(typographic(str(item))))}</strong></li>" for item in extra or []]
         return f'<ul class="components">{"".join(rows)}</ul>'
 
     def legend_html(self, where: tuple[str, int]) -> str:
