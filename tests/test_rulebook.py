@@ -190,3 +190,21 @@ def test_no_page_under_a_third_full_except_chapter_ends_and_the_cover(bundled_bo
         if filled < 1 / 3 and headers[i] == headers[i + 1]:
             short.append((i + 1, round(filled, 2), headers[i]))
     assert short == []
+
+
+BOOK_PAGES = {"power-trip": (1, 6, 8), "aether-duel": (1, 4, 7), "ivion": (1, 7, 10)}  # cover, figures, prose
+
+
+@pytest.mark.parametrize("game", list(BOOK_PAGES))
+def test_three_pages_of_each_book_match_their_goldens(bundled_books, regen: bool, game: str) -> None:
+    """The cover, an anatomy or card page and a page of prose with icons, at 40 dpi, reviewed as images."""
+    import pypdfium2 as pdfium
+
+    from .goldens import check_golden
+
+    pdf = pdfium.PdfDocument(bundled_books[game].pdf)  # type: ignore[attr-defined]
+    for number in BOOK_PAGES[game]:
+        image = pdf[number - 1].render(scale=40 / 72).to_pil().convert("RGB")
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        check_golden(f"book-{game}-p{number}.png", buffer.getvalue(), regen)
