@@ -1,14 +1,12 @@
 """Turn a workspace and a game name into a CheckResult: the model, the cards, and every finding, sorted."""
 from __future__ import annotations
 
-import gc
 import json
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
 from .errors import Finding, Severity, count, sort_findings
+from .gcpause import no_cyclic_gc
 from .model.card import Catalog
 from .model.game import GameModel
 from .packs.spec import format_findings
@@ -41,7 +39,7 @@ class CheckResult:
 def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Finding]] | None = None,
                progress: Callable[[str, int, int], None] | None = None) -> CheckResult:
     """Load and validate one game. `extra` adds findings from later stages (e.g. text fitting)."""
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         loaded = load_game(ws, game, progress)
         findings = list(loaded.findings)
         if loaded.model is not None:
@@ -50,22 +48,6 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
     if loaded.model is not None and extra is not None:
         findings += extra(loaded)
     return CheckResult(loaded, sort_findings(set(findings)))
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Loading builds hundreds of thousands of small containers and no garbage cycles; the cyclic
-    collector would walk them again and again (a quarter of the load time on 10,000 cards)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # the collector is process-wide: a server's rebuild thread must not switch it off for everyone
-        return
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def summary_line(result: CheckResult) -> str:

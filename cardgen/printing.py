@@ -10,6 +10,7 @@ from . import units
 from .changes import Change, card_version, changes_since
 from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity, sort_findings
+from .gcpause import no_cyclic_gc
 from .model.card import Card, file_stem
 from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
@@ -215,7 +216,8 @@ def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress 
     if not chosen and not opts.calibration:  # a correct command: say why, exit by the findings
         return JobResult(findings=sort_findings(set(_all_findings(studio)) | set(findings)),
                          notes=["nothing to print: no card is in the print run (the findings say why)"])
-    run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
+    with no_cyclic_gc():  # laying out and drawing: many small objects, no cycles
+        run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
     # ... then write
     name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
     if name is None:

@@ -12,6 +12,7 @@ import pickle
 from functools import lru_cache
 from pathlib import Path
 
+from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
 from .face import PreparedFace
 from .template import Template
@@ -43,7 +44,8 @@ class FaceCache:
         self.used: set[str] = set()
         self.dirty = False
         try:
-            self.entries = pickle.loads(self.path.read_bytes())
+            with no_cyclic_gc():
+                self.entries = pickle.loads(self.path.read_bytes())
         except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
             self.entries = {}  # no cache yet, or one we cannot read: start afresh
 
@@ -68,7 +70,9 @@ class FaceCache:
         if not self.dirty and self.used == set(self.entries):
             return
         kept = {k: v for k, v in self.entries.items() if k in self.used}
-        write_atomic(self.path, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+        with no_cyclic_gc():
+            data = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(self.path, data)
         for old in self.folder.glob("faces-*.pickle"):
             if old != self.path:
                 old.unlink(missing_ok=True)

@@ -85,8 +85,55 @@ def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model:
     c.drawPath(path, stroke=int(stroke), fill=int(fill))
 
 
+ICON_UNIT = 100.0  # an icon form is drawn at this diameter and scaled where it is placed
+
+
 def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
               model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
+    """A cost symbol: placed by reference when the page defined it as a form (define_icon_forms), else drawn."""
+    form = getattr(c, "_cardgen_icons", {}).get((letter, font, outline, low_ink))
+    if form is not None:
+        c.saveState()
+        c.translate(cx - d / 2, cy - d / 2)
+        c.scale(d / ICON_UNIT, d / ICON_UNIT)
+        c.doForm(form)
+        c.restoreState()
+        return
+    _icon(c, letter, cx, cy, d, fonts, font, model, outline, low_ink)
+
+
+def icon_uses(face: PreparedFace, model: GameModel) -> set[tuple[str, str, bool, bool]]:
+    """Every (letter, font, outline, low ink) a face draws a cost symbol with."""
+    uses: set[tuple[str, str, bool, bool]] = set()
+    for op in face.ops:
+        low = op.props.get("ink") == "low"
+        if op.type == "icons":
+            outline = str(op.props.get("outline", True)).lower() not in ("false", "0", "no")
+            font = _icon_font(face, None)
+            uses.update((letter, font, outline, low) for letter in cost_sequence(model, str(op.props.get("cost") or "")))
+        elif op.type == "text" and op.fit is not None:
+            font = _icon_font(face, op.family)
+            uses.update((a.text, font, False, low) for line in op.fit.layout.lines for word in line.words for a in word
+                        if a.icon)
+    return uses
+
+
+def define_icon_forms(c: Canvas, uses: set[tuple[str, str, bool, bool]], fonts: FontSet, model: GameModel) -> None:
+    """Each cost symbol once as a form (outside any face form: reportlab cannot nest them); faces then place
+    it by reference, a few bytes instead of a disc, a letter and their colours every time."""
+    names: dict[tuple[str, str, bool, bool], str] = {}
+    for n, key in enumerate(sorted(uses)):
+        letter, font, outline, low = key
+        name = f"Icon{n}"
+        c.beginForm(name, 0, 0, ICON_UNIT, ICON_UNIT)
+        _icon(c, letter, ICON_UNIT / 2, ICON_UNIT / 2, ICON_UNIT, fonts, font, model, outline, low)
+        c.endForm()
+        names[key] = name
+    c._cardgen_icons = names  # type: ignore[attr-defined]
+
+
+def _icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
+          model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
     halves = model.cost.halves(letter)
     if low_ink:  # a ring and the letter in the symbol's colour: no filled disc
         fill, _ = symbol_colours(model, halves[0] if halves else letter)
@@ -174,23 +221,64 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                        face.bleed + x0 + w * 0.8, _y(face, rule_y + size * 0.4))
         x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
         y_pdf = _y(face, baseline)
-        for word, widths in zip(line.words, line.advances):
+        run = _Run(text, fonts, size, face.bleed, y_pdf)  # a line's same-font text drawn as one string
+        for n, (word, widths) in enumerate(zip(line.words, line.advances)):
+            if n:
+                run.space(family.regular, x)  # the layout's spaces are the regular face's
+                x += space
             for atom, aw in zip(word, widths):
                 if atom.icon:
+                    run.flush()
                     icons.append((atom.text, face.bleed + x + size * 0.04 + size * rt.ICON_SCALE / 2, y_pdf + cap / 2))
                 else:
-                    text.setTextOrigin(face.bleed + x - rt.squeeze(fonts, family.stem(atom.style), atom.text, size), y_pdf)
-                    for stem, part in fonts.split_runs(family.stem(atom.style), atom.text):
-                        text.setFont(fonts.name(stem), size)
-                        text.textOut(part)
+                    run.add(family.stem(atom.style), atom.text, x)
                 x += aw
-            x += space
+        run.flush()
     c.drawText(text)
     low = op.props.get("ink") == "low"
     for letter, cx, cy in icons:
         draw_icon(c, letter, cx, cy, size * rt.ICON_SCALE, fonts, icon_font, model, low_ink=low)
     if not op.fit.fits:
         _overflow_mark(c, face, op.box)
+
+
+class _Run:
+    """Text of one line in one font, gathered and drawn with a single origin and string: a line costs a few
+    text operators instead of three per word. Positions are the layout's: glyph advances add up the same."""
+
+    def __init__(self, text: Any, fonts: FontSet, size: float, left: float, y: float) -> None:
+        self.text, self.fonts, self.size, self.left, self.y = text, fonts, size, left, y
+        self.stem: str | None = None
+        self.parts: list[str] = []
+        self.x = 0.0
+
+    def add(self, stem: str, chars: str, x: float) -> None:
+        runs = self.fonts.split_runs(stem, chars)
+        squeeze = rt.squeeze(self.fonts, stem, chars, self.size)
+        if squeeze or len(runs) > 1:  # a pulled-in sign or a fallback glyph: drawn on its own
+            self.flush()
+            self.text.setTextOrigin(self.left + x - squeeze, self.y)
+            for part_stem, part in runs:
+                self.text.setFont(self.fonts.name(part_stem), self.size)
+                self.text.textOut(part)
+            return
+        if self.stem != runs[0][0]:
+            self.flush()
+            self.stem, self.x = runs[0][0], x
+        self.parts.append(chars)
+
+    def space(self, regular: str, x: float) -> None:
+        if self.stem == regular and self.parts:
+            self.parts.append(" ")
+        else:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts and self.stem is not None:
+            self.text.setTextOrigin(self.left + self.x, self.y)
+            self.text.setFont(self.fonts.name(self.stem), self.size)
+            self.text.textOut("".join(self.parts).rstrip(" "))
+        self.stem, self.parts = None, []
 
 
 def _overflow_mark(c: Canvas, face: PreparedFace, box: tuple[float, float, float, float]) -> None:

@@ -16,7 +16,7 @@ from ..model.game import GameModel
 from ..units import size_name, to_mm
 from .face import PreparedFace
 from .fonts import FontSet
-from .paint import draw_face
+from .paint import define_icon_forms, draw_face, icon_uses
 from .sheets import (
     MARK_WIDTH,
     MM,
@@ -54,6 +54,8 @@ def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subjec
 
 
 def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel) -> None:
+    """Each face once as a form (and each cost symbol the faces use, once, before them)."""
+    define_icon_forms(c, set().union(*(icon_uses(face, model) for face in faces.values())), fonts, model)
     for key in sorted(faces):
         face = faces[key]
         c.beginForm(f"F{key}", 0, 0, face.width + 2 * face.bleed, face.height + 2 * face.bleed)

@@ -1,0 +1,29 @@
+"""Turn a block of allocation-heavy work (loading cards, laying out and drawing faces, (un)pickling the face
+cache) into one the cyclic garbage collector does not interrupt.
+
+That work builds hundreds of thousands of small containers and no garbage cycles; the collector would walk
+them again and again (a quarter of the time of a 10,000-card run). Reference counting still frees everything
+as usual; only the cycle detector waits until the block ends.
+"""
+from __future__ import annotations
+
+import gc
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+
+@contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle detector for the block, on the main thread only: the collector is process-wide, and a
+    server's rebuild thread must not switch it off for everyone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
