@@ -14,6 +14,8 @@ from .fonts import FontSet
 from .pdfsheets import define_forms, new_canvas
 from .vendors import Canvas, bleed_for
 
+PNG_LEVEL = 1  # zlib level: 6 (the default) took two thirds of the time per face for files ~25 % smaller
+
 
 def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel) -> bytes:
     """One page per face, the page being the face's bleed box."""
@@ -41,7 +43,7 @@ def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int,
             left, top = (w - canvas[0]) // 2, (h - canvas[1]) // 2
             image = image.crop((left, top, left + canvas[0], top + canvas[1]))
         buf = io.BytesIO()
-        image.save(buf, format="PNG", dpi=(dpi, dpi))
+        image.save(buf, format="PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
         out.append(buf.getvalue())
     doc.close()
     return out
