@@ -44,10 +44,10 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress) if chosen else None
     book = None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
-        from .rulebook.build import build_rulebook
+        from .rulebook.job import cached_rulebook
 
         progress("book", 0, 1)
-        book = build_rulebook(ws, game, opts.paper.lower(), studio=studio)
+        book = cached_rulebook(ws, game, opts.paper.lower(), studio)  # rebuilt only when an input changed
         findings = sort_findings(set(findings) | set(book.findings))
         progress("book", 1, 1)
     report = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))

@@ -208,3 +208,26 @@ def test_three_pages_of_each_book_match_their_goldens(bundled_books, regen: bool
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
         check_golden(f"book-{game}-p{number}.png", buffer.getvalue(), regen)
+
+
+def test_build_reuses_the_rulebook_until_one_of_its_inputs_changes(scratch_ws, monkeypatch) -> None:
+    from cardgen.project import open_studio
+    from cardgen.rulebook import job
+
+    built: list[str] = []
+    real = job.build_rulebook
+
+    def counting(ws, game, paper, studio=None):  # type: ignore[no-untyped-def]
+        built.append(game)
+        return real(ws, game, paper, studio=studio)
+
+    monkeypatch.setattr(job, "build_rulebook", counting)
+    studio = open_studio(scratch_ws, "clean")
+    first = job.cached_rulebook(scratch_ws, "clean", "a4", studio)
+    again = job.cached_rulebook(scratch_ws, "clean", "a4", studio)
+    assert built == ["clean"] and again.pdf == first.pdf and again.findings == first.findings
+    chapter = next((scratch_ws.root / "rules" / "clean" / "rulebook").glob("*.md"))
+    chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
+    changed = job.cached_rulebook(scratch_ws, "clean", "a4", studio)
+    assert built == ["clean", "clean"] and changed.pdf != first.pdf
+    assert len(list((scratch_ws.output_dir("clean") / ".cache").glob("rulebook-*.pickle"))) == 1

@@ -25,3 +25,45 @@ def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False
                                              f"{FLIP}" if booklet else "")
     return [Output(write_atomic(path, pdf), what),
             Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
+
+
+def inputs_digest(ws: Workspace, game: str, paper: str) -> str:
+    """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards, templates,
+    fonts, pictures: by path, size and modification time) and cardgen's own code and page templates (by
+    content). Equal digests mean an equal book."""
+    import hashlib
+    import os
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha1(f"{game}\0{paper}".encode())
+    for path in sorted([*package.rglob("*.py"), *(package / "data" / "templates").rglob("*")]):
+        if path.is_file():
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    root = ws.root.resolve()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (Path(folder) == root and d == "output"))
+        for name in sorted(files):
+            stat = (Path(folder) / name).stat()
+            h.update(f"{Path(folder, name).relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio) -> Rulebook:
+    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
+    (and kept there for the next build)."""
+    import pickle
+
+    cache = ws.output_dir(game) / ".cache"
+    path = cache / f"rulebook-{inputs_digest(ws, game, paper)}.pickle"
+    try:
+        book = pickle.loads(path.read_bytes())
+        if isinstance(book, Rulebook):
+            return book
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        pass
+    book = build_rulebook(ws, game, paper, studio=studio)
+    write_atomic(path, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
+    for old in cache.glob("rulebook-*.pickle"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return book
