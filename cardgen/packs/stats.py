@@ -317,6 +317,8 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
     dup = 0
     share = players * fmt.packs_per_player * fmt.pack_size / fmt.run_size
     dealt = []
+    rarity_of = {c.id: _rarity(c.get(rarity_field), placeholders) for c in (by_id or {}).values()} \
+        if rarity_field else {}
     for n in range(pods):
         d = deal(fmt, game, players, seed + n)
         dealt.append([tuple(p.cards) for p in d.packs])
@@ -327,7 +329,7 @@ def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int
                 dup += 1
             if by_id is not None and rarity_field:
                 mix = stats.by_round.setdefault(pack.round, Counter())
-                mix.update(_rarity(by_id[c].get(rarity_field), placeholders) for c in pack.cards)
+                mix.update(rarity_of[c] for c in pack.cards)
     stats.expected = {c.id: copies * share * pods for c, copies in fmt.pool}
     stats.duplicate_rate = dup / max(1, stats.packs)
     ids = list(stats.expected)
