@@ -44,7 +44,7 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
         findings = list(loaded.findings)
         if loaded.model is not None:
             findings += validate(loaded.model, loaded.catalog, ws.root)
-            findings += format_findings(loaded.model, loaded.catalog)
+            findings += format_findings(loaded.model, loaded.catalog, loaded.findings)
     if loaded.model is not None and extra is not None:
         findings += extra(loaded)
     return CheckResult(loaded, sort_findings(set(findings)))

@@ -5,7 +5,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterable
 
 from ..copies import print_run
 from ..errors import CardgenError, Finding, Severity, did_you_mean
@@ -133,11 +133,20 @@ def _passes(value: Any, name: str) -> list[str]:
     return list(passes)
 
 
-def format_findings(model: GameModel, catalog: Catalog) -> list[Finding]:
-    """Every pack format and the draft settings, loaded as `cardgen packs` would: each problem a located finding."""
+def format_findings(model: GameModel, catalog: Catalog, reported: Iterable[Finding] = ()) -> list[Finding]:
+    """Every pack format and the draft settings, loaded as `cardgen packs` would: each problem a located finding.
+    A format the model's schema already reported an error in (`reported`) is not reported twice."""
     out: list[Finding] = []
     packs = model.packs if isinstance(model.packs, dict) else {}
+    key_loc = getattr(packs, "key_loc", None)
+    starts = sorted(key_loc(n)[0] for n in packs) if key_loc else []
+    bad_lines = [f.line for f in reported if f.file == model.file and f.severity is Severity.ERROR]
     for name in packs:
+        if key_loc is not None:
+            start = key_loc(name)[0]
+            end = next((line for line in starts if line > start), 10 ** 9)
+            if any(start <= line < end for line in bad_lines):
+                continue
         try:
             load_format(model, catalog, name)
         except CardgenError as exc:

@@ -37,3 +37,14 @@ def test_typos_and_wrong_shapes_are_located(scratch_ws: Workspace) -> None:
     assert "deck.main.max_copies must be a whole number, not a mapping" in messages
     assert "unknown key 'formt' in deck" in messages
     assert all(line > 1 for line, _, _ in found)  # every one at its own line
+
+
+def test_a_pack_format_the_schema_rejects_is_reported_once(scratch_ws: Workspace) -> None:
+    """`mode: bogus` used to give a `model-value` error and a second `pack-format` error for the same line."""
+    from cardgen.check import check_game
+
+    model = scratch_ws.model_path("clean")
+    model.write_text(model.read_text().replace("    mode: slots", "    mode: bogus", 1))
+    found = [(f.code, f.message) for f in check_game(scratch_ws, "clean").findings
+             if f.code in ("model-value", "pack-format")]
+    assert found == [("model-value", "packs.booster.mode is 'bogus'; it must be exhaust or slots")]
