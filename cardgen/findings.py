@@ -1,4 +1,5 @@
-"""Turn a game into every finding cardgen can report without writing anything: data, faces and rulebook sources.
+"""Turn a game into every finding cardgen can report: data, faces and rulebook sources (writing at most the face
+cache a build already made).
 
 The one collection of findings: `cardgen validate` reports it, and build, show, the gallery and the set
 report show the same list.
@@ -9,7 +10,7 @@ from typing import Callable
 
 from .check import CheckResult, check_game
 from .errors import CardgenError, Finding, Severity, sort_findings
-from .project import Studio, open_studio
+from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .workspace import LoadedGame, Workspace
 
 
@@ -35,7 +36,16 @@ def _extra(loaded: LoadedGame) -> list[Finding]:
         studio = open_studio(ws, loaded.game, CheckResult(loaded, []))
     except CardgenError as exc:
         return [Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-unusable", None, exc.message)]
-    return project_findings(studio)
+    # faces come from the face cache a build or sheets made (output/GAME/.cache), and validating keeps it
+    # current; validating alone never creates output/, and a workspace it cannot write is only read
+    with_disk_cache(studio)
+    found = project_findings(studio)
+    if (ws.root / "output").is_dir():
+        try:
+            save_disk_cache(studio)
+        except OSError:
+            pass
+    return found
 
 
 def validate_game(ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None) -> CheckResult:

@@ -104,3 +104,30 @@ def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, mon
     cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
     export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
     assert rendered == [4, 1]  # only the edited card
+
+
+def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scratch_ws: Workspace, monkeypatch) -> None:
+    from cardgen.findings import validate_game
+    from cardgen.render import facecache
+
+    first = validate_game(scratch_ws, "clean")
+    assert not (scratch_ws.root / "output").exists()  # validating alone writes nothing
+    (scratch_ws.root / "output").mkdir()  # as after a build
+    assert validate_game(scratch_ws, "clean").findings == first.findings
+    assert list((scratch_ws.output_dir("clean") / ".cache").glob("faces-*.pickle"))
+
+    laid_out: list[str] = []
+    real = facecache.FaceCache.get
+
+    def get(self, key, template):  # type: ignore[no-untyped-def]
+        face = real(self, key, template)
+        laid_out.append("cached" if face is not None else "new")
+        return face
+
+    def cannot_write(self) -> None:  # type: ignore[no-untyped-def]
+        raise PermissionError("read-only workspace")
+
+    monkeypatch.setattr(facecache.FaceCache, "get", get)
+    monkeypatch.setattr(facecache.FaceCache, "save", cannot_write)
+    assert validate_game(scratch_ws, "clean").findings == first.findings
+    assert laid_out and set(laid_out) == {"cached"}  # every face from the cache, none laid out again
