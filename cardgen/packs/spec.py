@@ -64,8 +64,9 @@ class PackFormat:
             pv = Fraction(v.weight, total)
             for slot in v.slots:
                 sheet = self.sheets[slot.sheet]
+                sheet_total = sheet.total  # once per sheet: summing it per card was quadratic
                 for card, w in zip(sheet.cards, sheet.weights):
-                    out[card.id] = out.get(card.id, Fraction(0)) + pv * Fraction(slot.count * w, sheet.total)
+                    out[card.id] = out.get(card.id, Fraction(0)) + pv * Fraction(slot.count * w, sheet_total)
         return out
 
 
@@ -244,7 +245,8 @@ def _slots(fmt: PackFormat, spec: dict[str, Any], run: list[tuple[Card, int]], m
                 raise _fail(f"'{fmt.name}' draws {count} cards from sheet '{sname}', which has only "
                             f"{len(sheet.cards)} different cards")
             if fmt.unique_in_pack:
-                heavy = [(c, w) for c, w in zip(sheet.cards, sheet.weights) if count * w > sheet.total]
+                sheet_total = sheet.total
+                heavy = [(c, w) for c, w in zip(sheet.cards, sheet.weights) if count * w > sheet_total]
                 if heavy:
                     card, w = heavy[0]
                     raise _fail(f"'{fmt.name}' cannot keep copies out of one pack: '{card.name}' has {w} of the "
