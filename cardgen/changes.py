@@ -47,6 +47,7 @@ class Change:
     status: str  # "added", "changed" or "removed"
     fields: list[tuple[str, Any, Any]] = field(default_factory=list)  # (field, old, new); old/new None = absent
     versions: tuple[str, str] = ("", "")  # the printed version before and after ("" when absent)
+    order: int | None = None  # the card's position in the current catalog (None: removed)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.card_id, "name": self.name, "status": self.status,
@@ -94,24 +95,25 @@ def cards_at(ws: Workspace, game: str, ref: str) -> Catalog:
 
 def changes_since(ws: Workspace, game: str, ref: str, now: Catalog, model: GameModel) -> list[Change]:
     """Every design added, changed or removed between `ref` and the working tree, in the current card order
-    (removed ones last)."""
-    before = {c.id: c for c in cards_at(ws, game, ref).cards}
+    (removed ones last). Cards sharing an id (a validator error, but it happens) are paired in file order."""
+    before: dict[str, list[Card]] = {}
+    for card in cards_at(ws, game, ref).cards:
+        before.setdefault(card.id, []).append(card)
     out: list[Change] = []
-    seen = set()
     for card in now.cards:
-        seen.add(card.id)
-        old = before.get(card.id)
+        olds = before.get(card.id)
+        old = olds.pop(0) if olds else None
         if old is None:
             out.append(Change(card.id, card.name, "added", [(k, None, _plain(v)) for k, v in card.data.items()],
-                              ("", card_version(card, model))))
+                              ("", card_version(card, model)), card.order))
             continue
         diffs = [(k, _plain(old.data.get(k)), _plain(card.data.get(k)))
                  for k in dict.fromkeys([*old.data, *card.data]) if _plain(old.data.get(k)) != _plain(card.data.get(k))]
         if diffs:
             out.append(Change(card.id, card.name, "changed", diffs,
-                              (card_version(old, model), card_version(card, model))))
-    for card_id, old in before.items():
-        if card_id not in seen:
+                              (card_version(old, model), card_version(card, model)), card.order))
+    for card_id, olds in before.items():
+        for old in olds:  # left unpaired: removed
             out.append(Change(card_id, old.name, "removed", [(k, _plain(v), None) for k, v in old.data.items()],
                               (card_version(old, model), "")))
     return out

@@ -145,7 +145,8 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     grids = plan.grids()
     grid = f"({', '.join(f'{n} of {g.cols} x {g.rows} {size_name(s.card)}' for s, g, n in grids)})" \
         if len(grids) > 1 else f"of {grids[0][1].cols} x {grids[0][1].rows}" if grids else ""
-    described = (f"{len(items)} cards ({len(fronts)} designs) on {plan.sheets} sheet{'s' * (plan.sheets != 1)} "
+    described = (f"{len(items)} card{'s' * (len(items) != 1)} ({len(fronts)} design{'s' * (len(fronts) != 1)}) "
+                 f"on {plan.sheets} sheet{'s' * (plan.sheets != 1)} "
                  f"{grid}, {opts.paper}, {opts.layout}"
                  + (f", duplex {opts.duplex}-edge" if opts.duplex != "none" else ""))
     return SheetRun(pdf, plan.sheets, described, warnings)
@@ -207,8 +208,8 @@ def run_sheets(ws: Workspace, game: str, opts: SheetOptions, progress: Progress 
     changes = None
     if opts.changed_since:
         changes = changes_since(studio.ws, game, opts.changed_since, studio.check.catalog, studio.model)
-        fresh = {ch.card_id for ch in changes if ch.status != "removed"}
-        chosen = [(card, n) for card, n in chosen if card.id in fresh]
+        fresh = {ch.order for ch in changes if ch.order is not None}
+        chosen = [(card, n) for card, n in chosen if card.order in fresh]
         if not changes:
             return JobResult(notes=[f"no card added, changed or removed since {opts.changed_since}: nothing to print"])
     if not chosen and opts.only:

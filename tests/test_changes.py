@@ -67,7 +67,7 @@ def test_changed_since_prints_exactly_the_changed_designs_after_a_change_log(his
     assert len(reader.pages) == 4
 
     one = run("--root", str(history), "sheets", "lantern", "--changed-since", "HEAD~1", "--out", str(out))
-    assert "change log of 1 card since HEAD~1, 1 cards (1 designs)" in one.output
+    assert "change log of 1 card since HEAD~1, 1 card (1 design)" in one.output
     assert "Stone Idol" in PdfReader(io.BytesIO(out.read_bytes())).pages[2].extract_text()
 
 
@@ -127,3 +127,19 @@ def test_versions_are_declared_or_derived_and_printed_on_every_front(tmp_path: P
     run("--root", str(root), "sheets", "lantern", "--copies", "one", "--no-versions", "--out", str(out))
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(out.read_bytes())).pages)
     assert not any(v in text for v in versions.values())
+
+
+def test_cards_sharing_an_id_are_paired_in_file_order_not_reported_as_changed(tmp_path: Path) -> None:
+    """Power Trip lists the Brick token twice (same name, different text): an untouched pair is no change."""
+    root = tmp_path / "ws"
+    shutil.copytree(LANTERN, root)
+    cards = root / "cards" / "lantern" / "cards.yaml"
+    cards.write_text(cards.read_text() + "- name: Stone Idol\n  suits: [Stones]\n  type: Relic\n  cost: \"{St}\"\n"
+                                         "  number: LC-004\n")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    assert run("--root", str(root), "changes", "lantern", "HEAD").output == "no card added, changed or removed since HEAD\n"
+    edit(root, 'cost: "{St}"', 'cost: "{St}{St}{St}{St}"', "the second idol costs more")
+    listed = run("--root", str(root), "changes", "lantern", "HEAD~1").output.splitlines()
+    assert listed[0].startswith("1 card ") and listed[2].strip() == "cost: {St}  ->  {St}{St}{St}{St}"
