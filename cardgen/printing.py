@@ -14,7 +14,7 @@ from .gcpause import no_cyclic_gc
 from .model.card import Card, file_stem
 from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
-from .render.face import PreparedFace
+from .render.face import PreparedFace, covers, rgb255
 from .render.lowink import low_ink
 from .render.pdfsheets import write_sheets
 from .render.raster import render_pngs
@@ -155,18 +155,17 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
 def edge_colour(face: PreparedFace) -> tuple[int, int, int] | None:
     """The colour a face shows at its cut: the paper's white, or the fill of the last opaque rectangle covering
     the whole card (None when the edge is art or several colours)."""
-    colour: tuple[int, ...] | None = (255, 255, 255)
+    edge: tuple[int, int, int] | None = (255, 255, 255)
     for op in face.ops:
         x, y, w, h = op.box
-        covers = x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
         near_edge = x < EDGE_BAND or y < EDGE_BAND or x + w > face.width - EDGE_BAND or y + h > face.height - EDGE_BAND
-        fill = str(op.props.get("fill") or "")
-        if covers and op.type == "rect" and fill.startswith("#") and len(fill) == 7 and \
+        fill = rgb255(op.props.get("fill"))
+        if covers(op, face) and op.type == "rect" and fill is not None and \
                 float(op.props.get("opacity", 1) or 1) >= 1:
-            colour = tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
-        elif near_edge and op.type in ("rect", "image", "circle") and (fill or op.type == "image"):
-            colour = None
-    return colour  # type: ignore[return-value]
+            edge = fill
+        elif near_edge and op.type in ("rect", "image", "circle") and (fill is not None or op.type == "image"):
+            edge = None
+    return edge
 
 
 EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
@@ -177,6 +176,7 @@ def sliver_warning(plan: SheetPlan, fronts: dict[str, PreparedFace]) -> str | No
     leaves a sliver of the neighbour's colour on the card."""
     pairs = 0
     sheets = 0
+    edges = {key: edge_colour(face) for key, face in fronts.items()}  # once per design, not per neighbour
     for page in plan.pages:
         if page.spec.layout != "shared-cut":
             continue
@@ -188,7 +188,7 @@ def sliver_warning(plan: SheetPlan, fronts: dict[str, PreparedFace]) -> str | No
                 q = by_slot.get(other) if other is not None else None
                 if q is None:
                     continue
-                a, b = edge_colour(fronts[p.front]), edge_colour(fronts[q.front])
+                a, b = edges[p.front], edges[q.front]
                 if a is None or b is None or sum(abs(u - v) for u, v in zip(a, b)) > 48:
                     found += 1
         pairs += found

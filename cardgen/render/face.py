@@ -218,6 +218,18 @@ def colour(value: Any, default: str | None = None) -> Color | None:
     return _colour(None if value in (None, "", "none") else str(value), default)
 
 
+def rgb255(value: Any) -> tuple[int, int, int] | None:
+    """A template colour ('#c0392b', '#a33', 'white') as 0-255 RGB, or None when it is none or unreadable."""
+    c = colour(value)
+    return None if c is None else (round(c.red * 255), round(c.green * 255), round(c.blue * 255))
+
+
+def covers(op: Op, face: PreparedFace) -> bool:
+    """Whether an element's box covers the whole card (a background: what shows at the cut)."""
+    x, y, w, h = op.box
+    return x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
+
+
 @lru_cache(maxsize=512)
 def _colour(value: str | None, default: str | None) -> Color | None:
     if value is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .face import Op, PreparedFace
+from .face import Op, PreparedFace, covers, rgb255
 
 MM = 72 / 25.4
 INK_MODES = ("normal", "low")
@@ -12,13 +12,8 @@ DARK_TEXT = "#1a1a1a"
 
 
 def _rgb(value: Any) -> tuple[float, float, float] | None:
-    text = str(value or "").strip()
-    if len(text) == 7 and text.startswith("#"):
-        try:
-            return tuple(int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
-        except ValueError:
-            return None
-    return None
+    rgb = rgb255(value)
+    return None if rgb is None else (rgb[0] / 255, rgb[1] / 255, rgb[2] / 255)
 
 
 def light(value: Any, threshold: float = 0.72) -> bool:
@@ -43,10 +38,8 @@ def low_ink(face: PreparedFace) -> PreparedFace:
     ops: list[Op] = []
     for op in face.ops:
         props = dict(op.props)
-        x, y, w, h = op.box
-        covers = x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
         if op.type in ("rect", "circle", "polygon") and props.get("fill"):
-            if covers:
+            if covers(op, face):
                 ops.append(Op("rect", (1.5 * MM, 1.5 * MM, face.width - 3 * MM, face.height - 3 * MM),
                               {"stroke": outline(props["fill"]), "stroke_width": "1.2pt", "radius": "2mm"}))
                 continue

@@ -11,7 +11,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from .face import Op, PreparedFace
+from .face import Op, PreparedFace, rgb255
 
 PROFILE = "cardgen-cmyk-240.icc"
 CONDITION = "FOGRA39 (ISO 12647-2:2004/Amd 1, offset, coated paper), total ink limited to 240 %"
@@ -71,13 +71,6 @@ def press_image(path: str, backdrop: tuple[int, int, int]) -> Any:
     return ImageCms.applyTransform(flat, _transform())
 
 
-def _hex(value: Any) -> tuple[int, int, int] | None:
-    try:
-        return _rgb255(toColor(value))
-    except (ValueError, TypeError, AttributeError):
-        return None
-
-
 def _mix(top: tuple[int, int, int], under: tuple[int, int, int], alpha: float) -> str:
     return "#" + "".join(f"{round(alpha * t + (1 - alpha) * u):02x}" for t, u in zip(top, under))
 
@@ -102,12 +95,12 @@ def flatten(face: PreparedFace) -> PreparedFace:
         under = beneath(op.box)
         if alpha < 1:
             for key in ("fill", "stroke", "color", "rule_color"):
-                rgb = _hex(props.get(key)) if props.get(key) else None
+                rgb = rgb255(props.get(key)) if props.get(key) else None
                 if rgb is not None:
                     props[key] = _mix(rgb, under, alpha)
         if op.type == "image" and "path" in props and "missing" not in props:
             props["press_image"] = press_image(props["path"], under)
-        fill = _hex(props.get("fill")) if props.get("fill") and op.type in ("rect", "circle", "badge") else None
+        fill = rgb255(props.get("fill")) if props.get("fill") and op.type in ("rect", "circle", "badge") else None
         if fill is not None:
             grounds.append((op.box, fill))
         ops.append(replace(op, props=props))

@@ -67,12 +67,20 @@ def place(face: PreparedFace, numbered: list[tuple[str, int]], boxes: dict[str, 
     return out
 
 
+def _disc(cx: float, cy: float, n: int) -> str:
+    """A number in a filled circle, the digit centred by its cap height (≈ 0.7 em): callouts and legend alike."""
+    baseline = cy + FONT_PT * 0.7 / 2 * PT_MM
+    return (f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{RADIUS}" fill="#c0501f"/><text x="{cx:.2f}" y="{baseline:.3f}" '
+            f'fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">{n}</text>')
+
+
 def svg(face: PreparedFace, targets: list[Target]) -> str:
     """The overlay drawn over the card image (which sits GUTTER mm from the overlay's left edge): brackets in
     the gutters, never over the card, and numbers centred in their circles, stacked so they never touch."""
     width, height = face.width * PT_MM, face.height * PT_MM
     total = width + 2 * GUTTER
-    parts = []
+    lines: list[str] = []
+    discs: list[str] = []
     lowest = height
     for right in (False, True):
         side = sorted((t for t in targets if t.right == right), key=lambda t: (t.top, t.number))
@@ -88,31 +96,23 @@ def svg(face: PreparedFace, targets: list[Target]) -> str:
             sign = 1 if right else -1
             bx = edge + sign * (1.0 + 1.3 * level)
             y1, y2 = t.top + 0.4, t.bottom - 0.4
-            parts.append(f'<path d="M{edge + sign * 0.3:.2f},{y1:.2f} H{bx:.2f} V{y2:.2f} H{edge + sign * 0.3:.2f}"/>')
             cy = max((y1 + y2) / 2, last_cy + 2 * RADIUS + 0.6)
             last_cy = cy
             lowest = max(lowest, cy + RADIUS + 0.3)
             cx = GUTTER + width + GUTTER - RADIUS - 0.3 if right else RADIUS + 0.3
-            parts.append(f'<path d="M{bx:.2f},{(y1 + y2) / 2:.2f} L{cx - sign * RADIUS:.2f},{cy:.2f}"/>')
-            parts.append(f'<circle class="n" cx="{cx:.2f}" cy="{cy:.2f}" r="{RADIUS}"/>')
-            baseline = cy + FONT_PT * 0.7 / 2 * PT_MM  # cap height ≈ 0.7 em: centred on the circle
-            parts.append(f'<text x="{cx:.2f}" y="{baseline:.2f}">{t.number}</text>')
+            lines.append(f'<path d="M{edge + sign * 0.3:.2f},{y1:.2f} H{bx:.2f} V{y2:.2f} H{edge + sign * 0.3:.2f}"/>')
+            lines.append(f'<path d="M{bx:.2f},{(y1 + y2) / 2:.2f} L{cx - sign * RADIUS:.2f},{cy:.2f}"/>')
+            discs.append(_disc(cx, cy, t.number))
     return (f'<svg class="callouts" xmlns="http://www.w3.org/2000/svg" width="{total:.2f}mm" height="{lowest:.2f}mm" '
             f'viewBox="0 0 {total:.2f} {lowest:.2f}">'
-            f'<g fill="none" stroke="#c0501f" stroke-width="0.25">{"".join(p for p in parts if p.startswith("<path"))}</g>'
-            f'<g fill="#c0501f">{"".join(p for p in parts if p.startswith("<circle"))}</g>'
-            f'<g fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">'
-            f'{"".join(p for p in parts if p.startswith("<text"))}</g></svg>')
+            f'<g fill="none" stroke="#c0501f" stroke-width="0.25">{"".join(lines)}</g>{"".join(discs)}</svg>')
 
 
 def number_svg(n: int) -> str:
-    """A legend number drawn like the callouts (SVG, the digit centred by its cap height), so it matches them."""
+    """A legend number drawn like the callouts, so the two match."""
     d = 2 * RADIUS
-    baseline = RADIUS + FONT_PT * 0.7 / 2 * PT_MM
     return (f'<svg class="num" xmlns="http://www.w3.org/2000/svg" width="{d}mm" height="{d}mm" viewBox="0 0 {d} {d}">'
-            f'<circle cx="{RADIUS}" cy="{RADIUS}" r="{RADIUS}" fill="#c0501f"/><text x="{RADIUS}" y="{baseline:.3f}" '
-            f'fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">{n}</text>'
-            f"</svg>")
+            f"{_disc(RADIUS, RADIUS, n)}</svg>")
 
 
 def figure(face: PreparedFace, image: str, alt: str, targets: list[Target], legend: list[str] | None) -> str:
