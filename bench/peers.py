@@ -27,15 +27,14 @@ MODEL = """\
 game: {name: Peers benchmark deck}
 card: {size: 63mm x 88mm, bleed: 0mm, safe: 3mm}
 vocabularies:
-  type: [Creature, Spell, Relic, Enchantment, Location]
   rarity: [Common, Uncommon, Rare, Mythic]
 fields:
   name: {type: text, required: true}
   cost: {type: cost}
-  type: {type: enum, vocab: type, role: kind}
+  type: {type: text}
   rules: {type: text, role: text}
-  ap: {type: number, role: attack}
-  hp: {type: number, role: health}
+  ap: {type: integer, min: 0, role: attack}
+  hp: {type: integer, min: 0, role: health}
   rarity: {type: enum, vocab: rarity, role: rarity}
 text: {fields: [rules]}
 cost:

@@ -14,7 +14,7 @@ from .gcpause import no_cyclic_gc
 from .model.card import Card, file_stem
 from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
-from .render.face import PreparedFace, covers, rgb255
+from .render.face import PreparedFace
 from .render.lowink import low_ink
 from .render.pdfsheets import write_sheets
 from .render.raster import render_pngs
@@ -138,7 +138,8 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
         def preface(c: object) -> None:
             draw_changelog(c, studio.fonts, changes, opts.changed_since or "", spec.paper,  # type: ignore[arg-type]
                            opts.duplex != "none")
-    pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs, stamps, preface)
+    pdf, warnings = write_sheets(plan, fronts, studio.fonts, studio.model, title, backs, stamps, preface,
+                                 studio.renderer.recordings)
     sliver = sliver_warning(plan, fronts)
     if sliver:
         warnings.append(sliver)
@@ -152,31 +153,12 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     return SheetRun(pdf, plan.sheets, described, warnings)
 
 
-def edge_colour(face: PreparedFace) -> tuple[int, int, int] | None:
-    """The colour a face shows at its cut: the paper's white, or the fill of the last opaque rectangle covering
-    the whole card (None when the edge is art or several colours)."""
-    edge: tuple[int, int, int] | None = (255, 255, 255)
-    for op in face.ops:
-        x, y, w, h = op.box
-        near_edge = x < EDGE_BAND or y < EDGE_BAND or x + w > face.width - EDGE_BAND or y + h > face.height - EDGE_BAND
-        fill = rgb255(op.props.get("fill"))
-        if covers(op, face) and op.type == "rect" and fill is not None and \
-                float(op.props.get("opacity", 1) or 1) >= 1:
-            edge = fill
-        elif near_edge and op.type in ("rect", "image", "circle") and (fill is not None or op.type == "image"):
-            edge = None
-    return edge
-
-
-EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
-
-
 def sliver_warning(plan: SheetPlan, fronts: dict[str, PreparedFace]) -> str | None:
     """Shared-cut sheets whose neighbouring cards meet with different edge colours: a cut 0.8 mm off the line
     leaves a sliver of the neighbour's colour on the card."""
     pairs = 0
     sheets = 0
-    edges = {key: edge_colour(face) for key, face in fronts.items()}  # once per design, not per neighbour
+    edges = {key: face.edge() for key, face in fronts.items()}  # once per design, not per neighbour
     for page in plan.pages:
         if page.spec.layout != "shared-cut":
             continue
@@ -309,7 +291,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
         out: dict[str, bytes] = {}
         for canvas, group in groups.items():
             out.update(zip(group, render_pngs([named[n] for n in group], studio.fonts, studio.model, dpi=opts.dpi,
-                                              p=canvas)))  # type: ignore[arg-type]
+                                              p=canvas, recordings=studio.renderer.recordings)))  # type: ignore[arg-type]
         return out
 
     result = JobResult()

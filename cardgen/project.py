@@ -109,7 +109,9 @@ def with_disk_cache(studio: Studio) -> Studio:
     """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see render.facecache)."""
     from .render.facecache import FaceCache
 
-    studio.renderer.store = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
+    cache = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
+    studio.renderer.store = cache
+    studio.renderer.recordings.stored = cache.recordings
     return studio
 
 

@@ -54,6 +54,7 @@ def scratch_ws(tmp_path: Path) -> Workspace:
 
 @pytest.fixture(autouse=True, scope="session")
 def fixture_workspace_stays_clean():
-    """No test may write into the shared fixture workspace (tests copy it first)."""
+    """No test may write into a shared fixture workspace (tests copy it first)."""
     yield
-    assert not (FIXTURE_WS / "output").exists(), "a test wrote into tests/fixtures/ws/output"
+    for folder in (FIXTURE_WS, TESTS / "fixtures" / "lantern"):
+        assert not (folder / "output").exists(), f"a test wrote into {folder / 'output'}"

@@ -114,7 +114,7 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
     assert not (scratch_ws.root / "output").exists()  # validating alone writes nothing
     (scratch_ws.root / "output").mkdir()  # as after a build
     assert validate_game(scratch_ws, "clean").findings == first.findings
-    assert list((scratch_ws.output_dir("clean") / ".cache").glob("faces-*.pickle"))
+    assert list((scratch_ws.output_dir("clean") / ".cache").glob("faces-*.marshal"))
 
     laid_out: list[str] = []
     real = facecache.FaceCache.get

@@ -88,7 +88,7 @@ def export_dtc(studio: Studio, items: list[ExportItem], press: bool = True) -> E
         buffer = io.BytesIO()
         canvas = new_canvas(buffer, (page_w, page_h), studio.model.name, f"DriveThruCards upload, {c.product.name}",
                             studio.fonts, press=press)
-        define_forms(canvas, faces, studio.fonts, studio.model)
+        define_forms(canvas, faces, studio.fonts, studio.model, studio.renderer.recordings)
         for face, scale in pages:
             canvas.setTrimBox((bleed_pt, bleed_pt, bleed_pt + trim[0], bleed_pt + trim[1]))
             canvas.setBleedBox((0, 0, page_w, page_h))

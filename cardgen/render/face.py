@@ -18,6 +18,7 @@ from ..paths import workspace_file
 from ..units import UnitError, to_mm
 from . import richtext as rt
 from .fonts import FontSet
+from .pen import Recordings
 from .template import LENGTH_KEYS, Element, Template, as_length, context, is_true
 
 OVERFLOW_RED = HexColor("#e0001b")
@@ -44,6 +45,27 @@ class PreparedFace:
     ops: list[Op] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
+    def edge(self) -> tuple[int, int, int] | None:
+        """The colour the face shows at its cut: the paper's white, or the fill of the last opaque rectangle
+        covering the whole card (None when the edge is art or several colours). Worked out once per face."""
+        if "_edge" not in self.__dict__:
+            edge: tuple[int, int, int] | None = (255, 255, 255)
+            for op in self.ops:
+                x, y, w, h = op.box
+                near_edge = x < EDGE_BAND or y < EDGE_BAND or x + w > self.width - EDGE_BAND or \
+                    y + h > self.height - EDGE_BAND
+                fill = rgb255(op.props.get("fill"))
+                if covers(op, self) and op.type == "rect" and fill is not None and \
+                        float(op.props.get("opacity", 1) or 1) >= 1:
+                    edge = fill
+                elif near_edge and op.type in ("rect", "image", "circle") and (fill is not None or op.type == "image"):
+                    edge = None
+            self.__dict__["_edge"] = edge
+        return self.__dict__["_edge"]  # type: ignore[no-any-return]
+
+
+EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
+
 
 class FaceStore(Protocol):
     """Where prepared faces outlive a run (render.facecache.FaceCache)."""
@@ -68,6 +90,7 @@ class FaceRenderer:
         # (trim-only pictures, vendor canvases) reuse it
         self._fits: dict[tuple, rt.Fit] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
+        self.recordings = Recordings(fonts)  # each face's drawing, replayed into every document that shows it
         self._art: dict[tuple[Path, str], str | None] = {}  # a picture is decoded once however many cards use it
 
     def measurer(self, family: rt.Family) -> rt.Measurer:

@@ -1,21 +1,30 @@
-"""Turn prepared faces into a cache on disk (output/GAME/.cache/), so a rebuild only lays out what changed.
+"""Turn prepared faces and their recordings into a cache on disk (output/GAME/.cache/), so a rebuild lays out
+and draws only what changed.
 
 Entries are keyed by the face key (card data, template files, model, bleed, the fonts' fingerprints); the
-file name carries a hash of cardgen's own rendering code, so a new cardgen never reads an old layout. The
-cache lives in the workspace's output folder and is trusted like the workspace itself (it is a pickle).
+file name carries a hash of cardgen's own rendering code, so a new cardgen never reads an old layout. The file
+is one `marshal` dictionary: per face its size, edge colour and findings, its layout as a pickled blob that
+is unpickled only when something asks for it (a warm print run never does), and its recording (render.pen):
+the content stream a sheet replays. The cache lives in the workspace's output folder and is trusted like the
+workspace itself.
 """
 from __future__ import annotations
 
 import copy
 import hashlib
+import marshal
 import pickle
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
 from .face import PreparedFace
+from .pen import Recording
 from .template import Template
+
+FORMAT = 2  # bump when the layout of an entry changes
 
 
 def code_files() -> list[Path]:
@@ -30,49 +39,103 @@ def code_files() -> list[Path]:
 def code_digest() -> str:
     from .. import __version__
 
-    h = hashlib.sha1(__version__.encode())
+    h = hashlib.sha1(f"{__version__}|{FORMAT}".encode())
     for path in code_files():
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 
+class _CachedFace(PreparedFace):
+    """A face read from the cache: everything but its layout is at hand; the layout (`ops`) is unpickled the
+    first time something reads it."""
+
+    def __getattr__(self, name: str) -> Any:  # called only for attributes not set: `ops` before its first use
+        if name != "ops" or "_blob" not in self.__dict__:
+            raise AttributeError(name)
+        with no_cyclic_gc():
+            ops = pickle.loads(self.__dict__["_blob"])
+        self.__dict__["ops"] = ops
+        return ops
+
+
+class KeptRecordings(dict):  # type: ignore[type-arg]
+    """Face recordings by key that remember which ones this run read or wrote (the rest is dropped on save)."""
+
+    def __init__(self, data: dict[str, Recording]) -> None:
+        super().__init__(data)
+        self.used: set[str] = set()
+        self.dirty = False
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = super().get(key, default)
+        if found is not None:
+            self.used.add(key)
+        return found
+
+    def __setitem__(self, key: str, value: Recording) -> None:
+        super().__setitem__(key, value)
+        self.used.add(key)
+        self.dirty = True
+
+
 class FaceCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / f"faces-{code_digest()}.pickle"
-        self.entries: dict[str, PreparedFace] = {}
+        self.path = folder / f"faces-{code_digest()}.marshal"
+        self.entries: dict[str, tuple] = {}  # key -> (width, height, bleed, edge, findings blob, ops blob)
+        self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
-        self.dirty = False
+        data: dict[str, Any] = {}
         try:
-            with no_cyclic_gc():
-                self.entries = pickle.loads(self.path.read_bytes())
-        except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-            self.entries = {}  # no cache yet, or one we cannot read: start afresh
+            data = marshal.loads(self.path.read_bytes())
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                data = {}
+        except (OSError, EOFError, ValueError, TypeError):
+            data = {}  # no cache yet, or one we cannot read: start afresh
+        self.entries = data.get("faces", {})
+        self.recordings = KeptRecordings(data.get("drawn", {}))
 
     def get(self, key: str, template: Template) -> PreparedFace | None:
-        face = self.entries.get(key)
-        if face is None:
+        if key in self.fresh:
+            self.used.add(key)
+            face = copy.copy(self.fresh[key])
+            face.template = template
+            return face
+        entry = self.entries.get(key)
+        if entry is None:
             return None
         self.used.add(key)
-        face = copy.copy(face)
-        face.template = template
+        width, height, bleed, edge, findings, ops = entry
+        face = object.__new__(_CachedFace)
+        face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed, _blob=ops,
+                             findings=pickle.loads(findings) if findings else [])
+        face.__dict__["_edge"] = edge
         return face
 
     def put(self, face: PreparedFace) -> None:
+        self.fresh[face.key] = face
+        self.used.add(face.key)
+
+    def _entry(self, face: PreparedFace) -> tuple:
         stored = copy.copy(face)
         stored.template = None  # type: ignore[assignment]  # compiled Jinja does not pickle; re-attached on get
-        self.entries[face.key] = stored
-        self.used.add(face.key)
-        self.dirty = True
+        edge = face.edge()
+        with no_cyclic_gc():
+            findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
+            ops = pickle.dumps(face.ops, protocol=pickle.HIGHEST_PROTOCOL)
+        return (face.width, face.height, face.bleed, edge, findings, ops)
 
     def save(self) -> None:
-        """Keep the faces this run used (so the cache never grows without bound) and drop older caches."""
-        if not self.dirty and self.used == set(self.entries):
+        """Keep the faces and recordings this run used (so the cache never grows without bound)."""
+        drawn = self.recordings
+        if not self.fresh and not drawn.dirty and self.used == set(self.entries) and drawn.used == set(drawn):
             return
-        kept = {k: v for k, v in self.entries.items() if k in self.used}
+        entries = {k: v for k, v in self.entries.items() if k in self.used and k not in self.fresh}
+        entries.update((k, self._entry(face)) for k, face in self.fresh.items())
+        kept = {k: v for k, v in drawn.items() if k in drawn.used}
         with no_cyclic_gc():
-            data = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
+            data = marshal.dumps({"format": FORMAT, "faces": entries, "drawn": kept})
         write_atomic(self.path, data)
-        for old in self.folder.glob("faces-*.pickle"):
+        for old in [*self.folder.glob("faces-*.pickle"), *self.folder.glob("faces-*.marshal")]:
             if old != self.path:
                 old.unlink(missing_ok=True)

@@ -11,6 +11,7 @@ from . import richtext as rt
 from .face import OVERFLOW_RED, Op, PreparedFace, colour, cost_sequence, symbol_colours
 from .fonts import FontSet
 from .lowink import outline as ink_outline
+from .pen import ICON_UNIT
 from .template import as_length
 
 BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
@@ -85,37 +86,14 @@ def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model:
     c.drawPath(path, stroke=int(stroke), fill=int(fill))
 
 
-ICON_UNIT = 100.0  # an icon form is drawn at this diameter and scaled where it is placed
-
-
 def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
               model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
-    """A cost symbol: placed by reference when the page defined it as a form (define_icon_forms), else drawn."""
-    form = getattr(c, "_cardgen_icons", {}).get((letter, font, outline, low_ink))
-    if form is not None:
-        c.saveState()
-        c.translate(cx - d / 2, cy - d / 2)
-        c.scale(d / ICON_UNIT, d / ICON_UNIT)
-        c.doForm(form)
-        c.restoreState()
+    """A cost symbol: recorded as a use of its form (render.pen) when the face is recorded, else drawn."""
+    record = getattr(c, "record_icon", None)
+    if record is not None:
+        record((letter, font, outline, low_ink), cx, cy, d)
         return
     _icon(c, letter, cx, cy, d, fonts, font, model, outline, low_ink)
-
-
-def icon_uses(face: PreparedFace, model: GameModel) -> set[tuple[str, str, bool, bool]]:
-    """Every (letter, font, outline, low ink) a face draws a cost symbol with."""
-    uses: set[tuple[str, str, bool, bool]] = set()
-    for op in face.ops:
-        low = op.props.get("ink") == "low"
-        if op.type == "icons":
-            outline = str(op.props.get("outline", True)).lower() not in ("false", "0", "no")
-            font = _icon_font(face, None)
-            uses.update((letter, font, outline, low) for letter in cost_sequence(model, str(op.props.get("cost") or "")))
-        elif op.type == "text" and op.fit is not None:
-            font = _icon_font(face, op.family)
-            uses.update((a.text, font, False, low) for line in op.fit.layout.lines for word in line.words for a in word
-                        if a.icon)
-    return uses
 
 
 def define_icon_forms(c: Canvas, uses: set[tuple[str, str, bool, bool]], fonts: FontSet, model: GameModel) -> None:

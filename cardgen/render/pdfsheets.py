@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from functools import partial
 from typing import Callable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -16,7 +16,8 @@ from ..model.game import GameModel
 from ..units import size_name, to_mm
 from .face import PreparedFace
 from .fonts import FontSet
-from .paint import define_icon_forms, draw_face, icon_uses
+from .paint import define_icon_forms, draw_face
+from .pen import Recordings, Replayer, icon_keys
 from .sheets import (
     MARK_WIDTH,
     MM,
@@ -53,30 +54,25 @@ def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subjec
     return c
 
 
-def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel) -> None:
-    """Each face once as a form (and each cost symbol the faces use, once, before them)."""
-    define_icon_forms(c, set().union(*(icon_uses(face, model) for face in faces.values())), fonts, model)
-    for key in sorted(faces):
+def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
+                 recordings: Recordings | None = None) -> None:
+    """Each face once as a form (and each cost symbol the faces use, once, before them), replayed from its
+    recording (render.pen): a face drawn by an earlier run or for another document is not drawn again."""
+    recordings = recordings or Recordings(fonts)
+    enforce = c._enforceColorSpace
+    played = {key: recordings.get(key, partial(_draw, face=faces[key], fonts=fonts, model=model), enforce)
+              for key in sorted(faces)}
+    define_icon_forms(c, icon_keys(played.values()), fonts, model)
+    player = Replayer(c, fonts)
+    for key, recording in played.items():
         face = faces[key]
-        c.beginForm(f"F{key}", 0, 0, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
-        draw_face(c, face, fonts, model)
-        c.endForm()
-        _give_form_its_graphics_states(c, f"F{key}")
+        player.form(f"F{key}", recording, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
+    if played:
+        player.finish()
 
 
-def _give_form_its_graphics_states(c: Canvas, name: str) -> None:
-    """reportlab builds a form's resources without the ExtGState it collected, so transparency inside a
-    form is lost in most viewers; build the resources here, the same way it does, plus ExtGState."""
-    form = c._doc.idToObject[pdfdoc.xObjectName(name)]
-    if not getattr(form, "ExtGState", None) or form.Resources:
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    resources.allProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
-    form.Resources = resources
+def _draw(c: Canvas, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    draw_face(c, face, fonts, model)
 
 
 def place(c: Canvas, face: PreparedFace, trim: tuple[float, float, float, float],
@@ -167,13 +163,14 @@ def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float,
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
                  title: str, backs: Mapping[str, PreparedFace] | None = None,
                  stamps: Mapping[str, str] | None = None,
-                 preface: Callable[[Canvas], object] | None = None) -> tuple[bytes, list[str]]:
+                 preface: Callable[[Canvas], object] | None = None,
+                 recordings: Recordings | None = None) -> tuple[bytes, list[str]]:
     """The sheets PDF, and warnings about what the paper had no room for (crop marks, captions). `stamps`
     prints each card's version small on its front; `preface` draws pages before the sheets (a change log)."""
     spec = plan.base
     buffer = io.BytesIO()
     c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets", fonts)
-    define_forms(c, {**faces, **(backs or {})}, fonts, model)
+    define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings)
     if spec.calibration:
         calibration_pages(c, fonts, spec)
     if preface is not None:

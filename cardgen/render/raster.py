@@ -12,17 +12,18 @@ from ..model.game import GameModel
 from .face import PreparedFace
 from .fonts import FontSet
 from .pdfsheets import define_forms, new_canvas
+from .pen import Recordings
 from .vendors import Canvas, bleed_for
 
 PNG_LEVEL = 1  # zlib level: 6 (the default) took two thirds of the time per face for files ~25 % smaller
 
 
-def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel) -> bytes:
+def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel, recordings: Recordings | None = None) -> bytes:
     """One page per face, the page being the face's bleed box."""
     buffer = io.BytesIO()
     first = faces[0]
     c = new_canvas(buffer, (first.width + 2 * first.bleed, first.height + 2 * first.bleed), model.name, "card faces", fonts)
-    define_forms(c, {f.key: f for f in faces}, fonts, model)
+    define_forms(c, {f.key: f for f in faces}, fonts, model, recordings)
     for face in faces:
         c.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
         c.doForm(f"F{face.key}")
@@ -50,12 +51,13 @@ def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int,
 
 
 def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, dpi: int = 300,
-                p: Canvas | None = None, workers: int | None = None) -> Iterator[bytes]:
+                p: Canvas | None = None, workers: int | None = None,
+                recordings: Recordings | None = None) -> Iterator[bytes]:
     """PNG bytes for each face, in order. With a vendor canvas, every face must be of one card size and
     prepared with the canvas's bleed (`vendors.bleed_for`)."""
     if not faces:
         return iter(())
-    pdf = faces_pdf(faces, fonts, model)
+    pdf = faces_pdf(faces, fonts, model, recordings)
     if p is not None and len({(f.width, f.height) for f in faces}) > 1:
         raise ValueError("render_pngs with a vendor canvas needs faces of one size")
     scale = bleed_for(p, (faces[0].width, faces[0].height))[0] if p else dpi / 72.0  # pixels per point

@@ -116,11 +116,9 @@ def test_letter_says_which_marks_it_cannot_print(lantern) -> None:
 
 
 def test_shared_cut_warns_when_neighbours_meet_with_different_colours(lantern) -> None:
-    from cardgen.printing import edge_colour
-
     chosen, _ = choose_cards(lantern, SheetOptions(copies="one"))
     tarot = [(card, 1) for card, _ in chosen if card.get("type") != "Spell"]  # red and grey frames side by side
-    assert [edge_colour(lantern.prepare(card)[0]) for card, _ in tarot] == [(0xc0, 0x39, 0x2b), (0x6d, 0x6d, 0x6d)]
+    assert [lantern.prepare(card)[0].edge() for card, _ in tarot] == [(0xc0, 0x39, 0x2b), (0x6d, 0x6d, 0x6d)]
     shared = sheet_bytes(lantern, SheetOptions(copies="one"), tarot)
     assert [w for w in shared.warnings if w.startswith("shared-cut: 1 pair of neighbouring cards on 1 sheet")]
     gutter = sheet_bytes(lantern, SheetOptions(copies="one", layout="gutter"), tarot)

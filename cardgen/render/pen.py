@@ -1,0 +1,273 @@
+"""Turn a face's drawing calls into a recording (content-stream text plus the few parts that name document
+resources: text, transparency, pictures, cost symbols) and replay a recording into any PDF document.
+
+A face is laid out and drawn once; its recording is kept by face key (in memory and in the face cache), so a
+rebuild replays the bytes of every unchanged face instead of drawing it again. Text is recorded as Unicode
+and encoded for the document it is replayed into (a TrueType subset's codes depend on the whole document).
+"""
+from __future__ import annotations
+
+import io
+import zlib
+from typing import Any, Callable, Iterable, MutableMapping, Union
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from .fonts import FontSet
+
+# One text run: (font stem, size, x, y, text); x and y are None where the run continues the previous one.
+Run = tuple[str, float, Union[float, None], Union[float, None], str]
+# A recording: content-stream text, and marks ("T", runs) text, ("A", key, value) transparency,
+# ("I", image, x, y, w, h, mask) a picture, ("F", icon key, x, y, size) a cost symbol's form.
+Part = Union[str, tuple]
+Recording = list[Part]
+
+ICON_UNIT = 100.0  # an icon form is drawn at this diameter and scaled where it is placed
+
+
+class _TextRecorder:
+    """What a text object records: runs at origins, in the fonts set on it (reportlab's textobject subset)."""
+
+    def __init__(self, canvas: RecordingCanvas, x: float, y: float) -> None:
+        self.canvas = canvas
+        self.runs: list[Run] = []
+        self.x: float | None = x
+        self.y: float | None = y
+        self.font, self.size = canvas._fontname, canvas._fontsize
+
+    def setFillColor(self, colour: Any) -> None:
+        self.canvas.drawText(self)  # runs so far keep the colour they were drawn in
+        self.canvas.setFillColor(colour)
+
+    def setTextOrigin(self, x: float, y: float) -> None:
+        self.x, self.y = x, y
+
+    def setFont(self, name: str, size: float, leading: float | None = None) -> None:
+        self.font, self.size = name, size
+
+    def textOut(self, text: str) -> None:
+        if text:
+            self.runs.append((self.canvas.stem(self.font), self.size, self.x, self.y, text))
+            self.x = self.y = None
+
+    def textLine(self, text: str) -> None:
+        self.textOut(text)
+
+
+class RecordingCanvas(Canvas):
+    """A reportlab canvas that never writes a file: shapes and colours become content-stream text as usual,
+    while everything naming a document resource becomes a mark the replay resolves in the target document."""
+
+    def __init__(self, fonts: FontSet, enforce: Callable[[Any], Any] | None = None) -> None:
+        super().__init__(io.BytesIO(), invariant=1, enforceColorSpace=enforce)
+        self.fonts = fonts
+        self.parts: Recording = []
+        self.volatile = False  # a mark holds an object that cannot be stored (a press picture)
+        self._stems: dict[str, str] = {}
+
+    def stem(self, font_name: str) -> str:
+        stem = self._stems.get(font_name)
+        if stem is None:
+            self._stems = {font.fontName: stem for stem, font in self.fonts.fonts.items()}
+            stem = self._stems[font_name]  # a font not loaded through the workspace's FontSet is a bug
+        return stem
+
+    def record(self, draw: Callable[[Canvas], None]) -> Recording:
+        self._code: list[str] = []
+        self.parts = []
+        self.volatile = False
+        self.init_graphics_state()
+        draw(self)
+        self._flush()
+        return self.parts
+
+    def _flush(self) -> None:
+        if self._code:
+            self.parts.append("\n".join(self._code))
+            self._code = []
+
+    def _mark(self, part: tuple) -> None:
+        self._flush()
+        self.parts.append(part)
+
+    # text: recorded as Unicode runs
+    def setFont(self, psfontname: str, size: float, leading: float | None = None) -> None:
+        self._fontname, self._fontsize = psfontname, size
+
+    def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> Any:
+        return _TextRecorder(self, x, y)
+
+    def drawText(self, aTextObject: Any) -> None:
+        if aTextObject.runs:
+            self._mark(("T", tuple(aTextObject.runs)))
+            aTextObject.runs = []
+
+    def drawString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+        if text:
+            self._mark(("T", ((self.stem(self._fontname), self._fontsize, x, y, text),)))
+
+    def drawCentredString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+        self.drawString(x - self.stringWidth(text, self._fontname, self._fontsize) / 2, y, text)
+
+    def drawRightString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+        self.drawString(x - self.stringWidth(text, self._fontname, self._fontsize), y, text)
+
+    # resources: named by the document the recording is replayed into
+    def _alpha(self, key: str, value: float) -> None:
+        before = len(self._code)
+        self._extgstate.set(self, key, value)  # reportlab's own bookkeeping: emitted only when it changes
+        if len(self._code) > before:
+            self._code.pop()
+            self._mark(("A", key, value))
+
+    def setFillAlpha(self, a: float) -> None:
+        self._alpha("ca", a)
+
+    def setStrokeAlpha(self, a: float) -> None:
+        self._alpha("CA", a)
+
+    def drawImage(self, image: Any, x: float, y: float, width: float | None = None, height: float | None = None,
+                  mask: Any = None, *args: Any, **kwargs: Any) -> Any:
+        self.volatile = self.volatile or not isinstance(image, str)
+        self._mark(("I", image, x, y, width, height, mask))
+
+    def record_icon(self, key: tuple, cx: float, cy: float, d: float) -> None:
+        self._mark(("F", key, cx, cy, d))
+
+    def doForm(self, name: str) -> None:
+        raise NotImplementedError("a recorded face places cost symbols with record_icon")
+
+
+def icon_keys(recordings: Iterable[Recording]) -> set[tuple]:
+    """Every cost symbol (letter, font, outline, low ink) the recordings place."""
+    return {part[1] for rec in recordings for part in rec if type(part) is tuple and part[0] == "F"}
+
+
+class FaceForm(pdfdoc.PDFObject):
+    """A face as a Form XObject written directly: its content stream, compressed, and a reference to the
+    resources every face of the document shares (one dictionary instead of one per face)."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, content: str, width: float, height: float, resources: pdfdoc.PDFObjectReference) -> None:
+        self.content, self.width, self.height, self.resources = content, width, height, resources
+
+    def format(self, document: Any) -> bytes:
+        data = document.encrypt.encode(zlib.compress(self.content.encode("latin-1")))
+        head = (f"<< /BBox [0 0 {fp_str(self.width)} {fp_str(self.height)}] /Filter /FlateDecode /FormType 1 "
+                f"/Length {len(data)} /Matrix [1 0 0 1 0 0] /Resources ").encode() + \
+            self.resources.format(document) + b" /Subtype /Form /Type /XObject >>"
+        return head + b"\nstream\n" + data + b"\nendstream\n"
+
+
+RESOURCES = "cardgenFaceResources"
+
+
+class Replayer:
+    """Writes recordings into one document as face forms, encoding text for that document's font subsets and
+    naming transparency states, pictures and cost-symbol forms once for all faces."""
+
+    def __init__(self, c: Canvas, fonts: FontSet) -> None:
+        self.c, self.fonts = c, fonts
+        self._encoded: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._states: dict[tuple[str, float], str] = {}
+        self._xobjects: set[str] = set()
+        self._resources = pdfdoc.PDFObjectReference(RESOURCES)
+
+    def _encode(self, stem: str, text: str) -> list[tuple[str, str]]:
+        """(subset font name, escaped string) pieces of a run, memoised: names and labels repeat."""
+        got = self._encoded.get((stem, text))
+        if got is None:
+            font = pdfmetrics.getFont(self.fonts.name(stem))  # as the canvas resolves it (one object per face name)
+            doc = self.c._doc
+            got = [(font.getSubsetInternalName(subset, doc), self.c._escape(codes))
+                   for subset, codes in font.splitString(text, doc)]
+            self._encoded[stem, text] = got
+        return got
+
+    def _text(self, runs: tuple[Run, ...]) -> str:
+        out = ["BT"]
+        current = None
+        for stem, size, x, y, text in runs:
+            if x is not None:
+                out.append(f"1 0 0 1 {fp_str(x)} {fp_str(y)} Tm")
+            for name, escaped in self._encode(stem, text):
+                if current != (name, size):
+                    out.append(f"{name} {fp_str(size)} Tf")
+                    current = (name, size)
+                out.append(f"({escaped}) Tj")
+        out.append("ET")
+        return " ".join(out)
+
+    def form(self, name: str, recording: Recording, width: float, height: float) -> None:
+        """Define the form `name` (placed with canvas.doForm) from a recording."""
+        c = self.c
+        page_code, page_forms = c._code, c._formsinuse
+        code: list[str] = []
+        c._code, c._formsinuse = code, []  # pictures and symbol forms drawn by the canvas land here
+        try:
+            for part in recording:
+                if isinstance(part, str):
+                    code.append(part)
+                    continue
+                kind = part[0]
+                if kind == "T":
+                    code.append(self._text(part[1]))
+                elif kind == "A":
+                    state = self._states.get((part[1], part[2]))
+                    if state is None:
+                        state = self._states[part[1], part[2]] = f"cgGS{len(self._states)}"
+                    code.append(f"/{state} gs")
+                elif kind == "I":
+                    c.drawImage(part[1], part[2], part[3], part[4], part[5], mask=part[6])
+                elif kind == "F":
+                    _, key, cx, cy, d = part
+                    scale = fp_str(d / ICON_UNIT)
+                    code.append(f"q\n1 0 0 1 {fp_str(cx - d / 2)} {fp_str(cy - d / 2)} cm\n{scale} 0 0 {scale} 0 0 cm")
+                    c.doForm(c._cardgen_icons[key])
+                    code.append("Q")
+            self._xobjects.update(c._formsinuse)
+        finally:
+            c._code, c._formsinuse = page_code, page_forms
+        c._doc.Reference(FaceForm("\n".join(code), width, height, self._resources), pdfdoc.xObjectName(name))
+
+    def finish(self) -> None:
+        """The faces' shared resources: every font, the pictures and symbol forms, the transparency states."""
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        names = sorted({pdfdoc.xObjectName(n) for n in self._xobjects})
+        resources.XObject = {n: pdfdoc.PDFObjectReference(n) for n in names}
+        resources.ExtGState = {name: pdfdoc.PDFDictionary({key: value}) for (key, value), name in self._states.items()}
+        self.c._doc.Reference(resources, RESOURCES)
+
+
+class Recordings:
+    """Recorded faces by key, for one set of fonts: kept in memory and, given a dict loaded from the face cache
+    (render.facecache), on disk. Press faces (CMYK, flattened pictures) are recorded with their own keys."""
+
+    def __init__(self, fonts: FontSet, stored: MutableMapping[str, Recording] | None = None) -> None:
+        self.fonts = fonts
+        self.stored = stored
+        self.memory: dict[str, Recording] = {}
+        self._canvases: dict[Any, RecordingCanvas] = {}
+
+    def get(self, key: str, draw: Callable[[Canvas], None], enforce: Callable[[Any], Any] | None = None) -> Recording:
+        """The face's recording; `draw` is called only when none is kept. Only screen-colour recordings are
+        stored (a press recording holds pictures as objects)."""
+        stored = self.stored if enforce is None else None
+        found = self.memory.get(key) if enforce is None else None
+        if found is None and stored is not None:
+            found = stored.get(key)
+        if found is None:
+            canvas = self._canvases.get(enforce)
+            if canvas is None:
+                canvas = self._canvases[enforce] = RecordingCanvas(self.fonts, enforce)
+            found = canvas.record(draw)
+            if stored is not None and not canvas.volatile:
+                stored[key] = found
+        if enforce is None:
+            self.memory[key] = found
+        return found

@@ -1,0 +1,138 @@
+"""Recorded faces (render.pen): a replayed face looks exactly like one drawn directly, keeps its transparency,
+and a warm print run replays every unchanged face instead of drawing it again."""
+from __future__ import annotations
+
+import io
+import marshal
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import ImageChops
+from pypdf import PdfReader
+
+from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project import Studio, open_studio, save_disk_cache, with_disk_cache
+from cardgen.render import pdfsheets
+from cardgen.render.face import PreparedFace
+from cardgen.render.paint import define_icon_forms, draw_face
+from cardgen.render.pdfsheets import define_forms, new_canvas
+from cardgen.render.pen import Recordings, icon_keys
+from cardgen.workspace import Workspace
+
+
+def _page(studio: Studio, face: PreparedFace, replay: bool, recordings: Recordings | None = None) -> bytes:
+    """A one-page PDF showing the face: replayed from a recording, or drawn straight onto the canvas as before."""
+    buffer = io.BytesIO()
+    size = (face.width + 2 * face.bleed, face.height + 2 * face.bleed)
+    c = new_canvas(buffer, size, "t", "t", studio.fonts)
+    if replay:
+        define_forms(c, {face.key: face}, studio.fonts, studio.model, recordings)
+        c.doForm(f"F{face.key}")
+    else:
+        probe = Recordings(studio.fonts)  # only to learn which symbol forms the face places
+        define_icon_forms(c, icon_keys([probe.get(face.key, lambda r: draw_face(r, face, studio.fonts, studio.model))]),
+                          studio.fonts, studio.model)
+        draw_face(_Direct(c), face, studio.fonts, studio.model)  # type: ignore[arg-type]
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+class _Direct:
+    """The canvas as the painter used it before recordings: cost symbols placed by reference to their forms."""
+
+    def __init__(self, c) -> None:  # type: ignore[no-untyped-def]
+        self._c = c
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._c, name)
+
+    def record_icon(self, key, cx, cy, d) -> None:  # type: ignore[no-untyped-def]
+        c = self._c
+        c.saveState()
+        c.translate(cx - d / 2, cy - d / 2)
+        c.scale(d / 100, d / 100)
+        c.doForm(c._cardgen_icons[key])
+        c.restoreState()
+
+
+def _raster(pdf: bytes):  # type: ignore[no-untyped-def]
+    return pdfium.PdfDocument(pdf)[0].render(scale=3).to_pil().convert("RGB")
+
+
+@pytest.mark.parametrize("where, game", [("fixtures/ws", "clean"), ("fixtures/lantern", "lantern"),
+                                         ("..", "power-trip"), ("..", "ivion"), ("..", "aether-duel")])
+def test_every_template_replays_exactly_as_drawn(where: str, game: str) -> None:
+    from ..conftest import TESTS
+
+    studio = open_studio(Workspace.find(TESTS / where), game)
+    faces: dict[str, PreparedFace] = {}  # one card of each front template, and each back
+    for card in studio.designs(printable=True):
+        front, back = studio.prepare(card)
+        faces.setdefault(front.template.file, front)
+        if back is not None:
+            faces.setdefault(back.template.file, back)
+    assert faces
+    for face in faces.values():
+        drawn, replayed = _raster(_page(studio, face, False)), _raster(_page(studio, face, True))
+        assert ImageChops.difference(drawn, replayed).getbbox() is None, face.template.name
+
+
+def test_a_recording_survives_the_cache_format_and_replays_byte_identically(fixture_ws: Workspace) -> None:
+    studio = open_studio(fixture_ws, "clean")
+    face = studio.prepare(studio.designs(printable=True)[0])[0]
+    fresh = Recordings(studio.fonts, {})
+    first = _page(studio, face, True, fresh)
+    stored = marshal.loads(marshal.dumps(dict(fresh.stored or {})))  # what a later run reads from disk
+    assert face.key in stored
+    again = Recordings(studio.fonts, stored)
+    assert _page(studio, face, True, again) == first
+    assert any(isinstance(p, tuple) and p[0] == "T" for p in stored[face.key])  # text kept as Unicode runs
+
+
+def test_translucent_elements_keep_their_opacity(scratch_ws: Workspace) -> None:
+    front = scratch_ws.templates_dir("clean") / "front.yaml"
+    plain = open_studio(scratch_ws, "clean")
+    ground = _raster(_page(plain, plain.prepare(plain.designs(printable=True)[0])[0], True))
+    front.write_text(front.read_text().rstrip("\n") +
+                     '\n  - {id: veil, type: rect, x: 0mm, y: 0mm, w: 63mm, h: 88mm, fill: "#0000ff", opacity: 0.5}\n')
+    studio = open_studio(scratch_ws, "clean")
+    face = studio.prepare(studio.designs(printable=True)[0])[0]
+    pdf = _page(studio, face, True)
+    reader = PdfReader(io.BytesIO(pdf))
+    form = next(iter(reader.pages[0]["/Resources"]["/XObject"].values())).get_object()
+    states = form["/Resources"]["/ExtGState"]
+    assert sorted((k, float(v)) for s in states.values() for k, v in s.get_object().items()) == \
+        [("/CA", 0.5), ("/ca", 0.5)]  # fill and stroke, named once for every face of the document
+    assert ImageChops.difference(_raster(pdf), _raster(_page(studio, face, False))).getbbox() is None
+    image = _raster(pdf)
+    for xy in ((image.width // 2, image.height // 2), (image.width // 3, image.height // 5)):
+        mixed = [(u + v) / 2 for u, v in zip(ground.getpixel(xy), (0, 0, 255))]
+        assert all(abs(a - b) <= 3 for a, b in zip(image.getpixel(xy), mixed))  # half blue, half the card
+
+
+def test_a_warm_run_replays_and_an_edit_draws_one_face(scratch_ws: Workspace, monkeypatch) -> None:
+    drawn: list[str] = []
+    real = pdfsheets.draw_face
+
+    def counting(c, face, fonts, model):  # type: ignore[no-untyped-def]
+        drawn.append(face.key)
+        real(c, face, fonts, model)
+
+    monkeypatch.setattr(pdfsheets, "draw_face", counting)
+
+    def run() -> bytes:
+        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
+        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+        pdf = sheet_bytes(studio, SheetOptions(copies="one"), chosen).pdf
+        save_disk_cache(studio)
+        return pdf
+
+    cold = run()
+    assert len(drawn) == 4  # three fronts and the back
+    drawn.clear()
+    assert run() == cold and drawn == []  # byte-identical, nothing drawn again
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    edited = run()
+    assert len(drawn) == 1 and edited != cold
