@@ -114,6 +114,7 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
     backs: dict[str, PreparedFace] = {}
     items: list[tuple[str, str, str | None]] = []
     total = len(chosen)
+    studio.prefetch([card for card, _ in chosen], bleed)
     for i, (card, count) in enumerate(chosen):
         front, back = inked(studio.prepare(card, bleed), opts.ink)
         fronts[front.key] = front

@@ -49,8 +49,23 @@ class Studio:
         back = self.renderer.prepare(_BLANK, rule.back, bleed) if rule.back is not None else None
         return front, back
 
+    def prefetch(self, cards: list[Card], bleed: float | None = None, record: bool = True) -> int:
+        """Lay out (and draw) the faces of many cards on all cores when the face cache lacks them
+        (render.prefetch); a no-op without a disk cache or with few faces to make."""
+        from .render.prefetch import prefetch
+
+        jobs = []
+        for card in cards:
+            rule = self.faces.for_card(card)
+            if rule is not None:
+                jobs.append((card, rule.front, rule.front.bleed if bleed is None else bleed))
+                if rule.back is not None:
+                    jobs.append((_BLANK, rule.back, rule.back.bleed if bleed is None else bleed))
+        return prefetch(self.renderer, jobs, record)
+
     def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
         out = list(self.template_findings)
+        self.prefetch(cards if cards is not None else self.cards, record=False)
         for card in cards if cards is not None else self.cards:
             if self.faces.for_card(card) is None:
                 out.append(Finding(card.file, card.line, card.column, Severity.WARNING, "not-in-print-run", card.id,

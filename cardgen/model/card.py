@@ -114,14 +114,14 @@ class Catalog:
 
     def find(self, query: str) -> Card | None:
         """A card by id, by exact name, or by name ignoring case."""
-        ids = self.by_id()
-        if query in ids:
-            return ids[query]
+        for c in self.cards:  # the first card of an id wins, as in by_id
+            if c.id == query:
+                return c
         for c in self.cards:
             if c.name == query:
                 return c
-        folded = query.lower()
+        folded, wanted = query.lower(), slug(query)
         for c in self.cards:
-            if c.name.lower() == folded or c.id == slug(query):
+            if c.name.lower() == folded or c.id == wanted:
                 return c
         return None

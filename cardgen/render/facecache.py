@@ -78,6 +78,13 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
         self.dirty = True
 
 
+def entry_of(face: PreparedFace) -> tuple:
+    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, layout blob)."""
+    findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
+    ops = pickle.dumps(face.ops, protocol=pickle.HIGHEST_PROTOCOL)
+    return (face.width, face.height, face.bleed, face.edge(), findings, ops)
+
+
 class FaceCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -85,6 +92,7 @@ class FaceCache:
         self.entries: dict[str, tuple] = {}  # key -> (width, height, bleed, edge, findings blob, ops blob)
         self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
+        self.added = False
         data: dict[str, Any] = {}
         try:
             data = marshal.loads(self.path.read_bytes())
@@ -116,24 +124,21 @@ class FaceCache:
         self.fresh[face.key] = face
         self.used.add(face.key)
 
-    def _entry(self, face: PreparedFace) -> tuple:
-        stored = copy.copy(face)
-        stored.template = None  # type: ignore[assignment]  # compiled Jinja does not pickle; re-attached on get
-        edge = face.edge()
-        with no_cyclic_gc():
-            findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
-            ops = pickle.dumps(face.ops, protocol=pickle.HIGHEST_PROTOCOL)
-        return (face.width, face.height, face.bleed, edge, findings, ops)
+    def add(self, key: str, entry: tuple) -> None:
+        """An entry made elsewhere (render.prefetch's workers)."""
+        self.entries[key] = entry
+        self.used.add(key)
+        self.added = True
 
     def save(self) -> None:
         """Keep the faces and recordings this run used (so the cache never grows without bound)."""
         drawn = self.recordings
-        if not self.fresh and not drawn.dirty and self.used == set(self.entries) and drawn.used == set(drawn):
+        if not self.fresh and not self.added and not drawn.dirty and self.used == set(self.entries) and drawn.used == set(drawn):
             return
         entries = {k: v for k, v in self.entries.items() if k in self.used and k not in self.fresh}
-        entries.update((k, self._entry(face)) for k, face in self.fresh.items())
         kept = {k: v for k, v in drawn.items() if k in drawn.used}
-        with no_cyclic_gc():
+        with no_cyclic_gc():  # one pause for all faces: re-enabling the collector per face costs a collection each
+            entries.update((k, entry_of(face)) for k, face in self.fresh.items())
             data = marshal.dumps({"format": FORMAT, "faces": entries, "drawn": kept})
         write_atomic(self.path, data)
         for old in [*self.folder.glob("faces-*.pickle"), *self.folder.glob("faces-*.marshal")]:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import io
 import os
+import struct
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..errors import ignore_interrupts
 from ..model.game import GameModel
@@ -16,6 +18,25 @@ from .pen import Recordings
 from .vendors import Canvas, bleed_for
 
 PNG_LEVEL = 1  # zlib level: 6 (the default) took two thirds of the time per face for files ~25 % smaller
+
+
+def png_bytes(image: Any, dpi: int) -> bytes:
+    """An RGB image as PNG: rows unfiltered, deflated at level 1, resolution in pHYs. Half the time of Pillow's
+    encoder (which tries five filters on every row) and, for card faces' flat colours, slightly smaller."""
+    width, height = image.size
+    pixels = image.convert("RGB").tobytes() if image.mode != "RGB" else image.tobytes()
+    stride = width * 3
+    rows = b"".join(b"\0" + pixels[y:y + stride] for y in range(0, stride * height, stride))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    per_metre = round(dpi / 0.0254)
+    return b"".join((b"\x89PNG\r\n\x1a\n",
+                     chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+                     chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+                     chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL)),
+                     chunk(b"IEND", b"")))
 
 
 def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel, recordings: Recordings | None = None) -> bytes:
@@ -38,14 +59,12 @@ def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int,
     doc = pdfium.PdfDocument(pdf)
     out = []
     for index in pages:
-        image = doc[index].render(scale=scale, draw_annots=False).to_pil().convert("RGB")
+        image = doc[index].render(scale=scale, draw_annots=False, rev_byteorder=True).to_pil()
         if canvas is not None:  # centre-crop to the exact canvas the vendor's uploader checks
             w, h = image.size
             left, top = (w - canvas[0]) // 2, (h - canvas[1]) // 2
             image = image.crop((left, top, left + canvas[0], top + canvas[1]))
-        buf = io.BytesIO()
-        image.save(buf, format="PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
-        out.append(buf.getvalue())
+        out.append(png_bytes(image, dpi))
     doc.close()
     return out
 

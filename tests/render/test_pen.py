@@ -136,3 +136,29 @@ def test_a_warm_run_replays_and_an_edit_draws_one_face(scratch_ws: Workspace, mo
     cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
     edited = run()
     assert len(drawn) == 1 and edited != cold
+
+
+def test_faces_laid_out_by_workers_equal_a_serial_run(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    from cardgen.render import prefetch as prefetch_module
+
+    from ..conftest import TESTS
+
+    def run(root, parallel: bool, expect: int) -> tuple[bytes, list]:  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(prefetch_module, "MIN_FACES", 1 if parallel else 10**9)
+        studio = with_disk_cache(open_studio(Workspace.find(root), "lantern"))
+        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+        made = studio.prefetch([card for card, _ in chosen])
+        pdf = sheet_bytes(studio, SheetOptions(copies="one"), chosen).pdf
+        save_disk_cache(studio)
+        assert made == expect  # faces (fronts and backs) the workers laid out
+        return pdf, studio.face_findings()
+
+    roots = []
+    for name in ("serial", "parallel"):
+        shutil.copytree(TESTS / "fixtures" / "lantern", tmp_path / name)
+        roots.append(tmp_path / name)
+    serial, parallel = run(roots[0], False, 0), run(roots[1], True, 5)
+    assert serial == parallel  # the same bytes and findings, wherever the faces were laid out
+    assert run(roots[1], True, 0)[0] == parallel[0]  # and the cache they left serves the next run
