@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
@@ -80,6 +81,31 @@ def _finish(result: "JobResult", ws: Workspace, *, strict: bool = False, list_fi
     """Print a job's result the one way every command does, and exit: 1 when the data has errors (with
     --strict, warnings), else 0. When the command prints a result (packs, a verdict) on standard output,
     everything else goes to standard error."""
+    _show(result, ws, list_findings=list_findings)
+    sys.exit(1 if result.failed(strict) else 0)
+
+
+def _watch(ws: Workspace, game: str, job: Callable[[], "JobResult"], heading: str = "") -> NoReturn:
+    """--watch: run the job, then again after each save to the game's files; Ctrl-C stops (exit 130)."""
+    from .watch import watch_job
+
+    def show(result: "JobResult | None", error: str | None, seconds: float, rebuilt: bool) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        when = f"{seconds:.2f} s after the save" if rebuilt else f"in {seconds:.2f} s"
+        if result is None:
+            click.echo(f"[{stamp}] error: {error}", err=True)
+            click.echo(f"[{stamp}] nothing written; watching for changes (Ctrl-C stops)", err=True)
+            return
+        if heading:
+            click.echo(heading)
+        _show(result, ws)
+        click.echo(f"[{stamp}] written {when}; watching for changes (Ctrl-C stops)")
+
+    watch_job(ws, game, job, show)
+    sys.exit(130)  # the loop ends only when interrupted
+
+
+def _show(result: "JobResult", ws: Workspace, *, list_findings: bool = False) -> None:
     aside = bool(result.text)
     if result.text:
         click.echo(result.text, nl=False)
@@ -95,7 +121,6 @@ def _finish(result: "JobResult", ws: Workspace, *, strict: bool = False, list_fi
     if any(c.values()) and not list_findings:
         click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
                    f"(see 'cardgen validate')", err=aside)
-    sys.exit(1 if result.failed(strict) else 0)
 
 
 def _progress() -> Callable[[str, int, int], None]:
@@ -208,6 +233,11 @@ _DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
                      help="A deck list: print or export exactly its cards (every section).")
 
 
+_WATCH = click.option("--watch", is_flag=True,
+                      help="Stay running: write again a moment after each save to the game's cards, model, "
+                           "templates or fonts (Ctrl-C stops).")
+
+
 _INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="normal", show_default=True,
                     help="low: white ground, coloured outlines and type only (same layout): a playtest print run "
                          "for a fraction of the toner.")
@@ -233,12 +263,13 @@ _INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="norm
 @click.option("--versions/--no-versions", default=True, show_default=True,
               help="Print each card's version (its version field, else a content hash) small on its front.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Output PDF (default output/GAME/).")
+@_WATCH
 @_strict
 @click.pass_context
 def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: Path | None, duplex: str,
            layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
            back_offset: tuple[float, float], ink: str, changed_since: str | None, versions: bool, out: Path | None,
-           strict: bool) -> None:
+           watch: bool, strict: bool) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
     from .printing import SheetOptions, run_sheets
 
@@ -250,6 +281,9 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
     opts = SheetOptions(paper, "deck" if deck else copies or "collation", deck, duplex, layout, bleed, crop_marks,
                         only, calibration, back_offset, out, ink=ink, versions=versions,
                         changed_since=changed_since)
+    if watch:
+        ws.check_game(game)
+        _watch(ws, game, lambda: run_sheets(ws, game, opts))
     _finish(run_sheets(ws, game, opts, _progress()), ws, strict=strict)
 
 
@@ -310,10 +344,11 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
               help="Draft night packs: players (default: the model's, or one print run's).")
 @click.option("--seed", type=click.IntRange(min=0), help="Draft night packs: the seed (default: draft.seed, else 1).")
 @_INK
+@_WATCH
 @_strict
 @click.pass_context
 def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
-          players: int | None, seed: int | None, ink: str, strict: bool) -> None:
+          players: int | None, seed: int | None, ink: str, watch: bool, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
     from .build import BuildOptions, build_game
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
@@ -327,6 +362,9 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
     ws = _ws(ctx)
     options = BuildOptions(paper, not no_png, rulebook=not no_rulebook, exports=targets, players=players, seed=seed,
                            ink=ink)
+    if watch:
+        ws.check_game(game)
+        _watch(ws, game, lambda: build_game(ws, game, options), heading=f"built {game}:")
     result = build_game(ws, game, options, _progress())
     click.echo(f"built {game}:")
     _finish(result, ws, strict=strict)

@@ -94,3 +94,46 @@ def test_a_model_of_the_wrong_shapes_is_findings_not_a_crash(scratch_ws: Workspa
     for args in (["validate", "clean"], ["sheets", "clean"], ["packs", "clean", "--seed", "1"]):
         result = run(scratch_ws, *args)
         assert result.exit_code in (1, 2) and "internal error" not in result.output, (args, result.output)
+
+
+def test_watch_rebuilds_after_each_save_and_survives_a_broken_model(scratch_ws) -> None:  # type: ignore[no-untyped-def]
+    import threading
+    import time
+
+    from cardgen.printing import SheetOptions, run_sheets
+    from cardgen.watch import watch_job
+
+    stop = threading.Event()
+    seen: list[tuple[str, bool]] = []
+    opts = SheetOptions(copies="one")
+
+    def show(result, error, seconds, rebuilt) -> None:  # type: ignore[no-untyped-def]
+        seen.append(("error" if error else "written", rebuilt))
+
+    worker = threading.Thread(target=watch_job, args=(scratch_ws, "clean", lambda: run_sheets(scratch_ws, "clean", opts),
+                                                      show, stop), daemon=True)
+    worker.start()
+
+    def wait_for(n: int) -> None:
+        deadline = time.monotonic() + 20
+        while len(seen) < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(seen) >= n, seen
+
+    wait_for(1)
+    time.sleep(0.3)  # the watcher is listening once the first run is shown
+    pdf = scratch_ws.output_dir("clean") / "sheets-one.pdf"
+    before = pdf.read_bytes()
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    wait_for(2)
+    assert pdf.read_bytes() != before  # the edit is in the sheets
+    model = scratch_ws.model_path("clean")
+    good = model.read_text()
+    model.write_text("fields: [unclosed\n")
+    wait_for(3)
+    model.write_text(good)
+    wait_for(4)
+    stop.set()
+    worker.join(5)
+    assert seen[:4] == [("written", False), ("written", True), ("error", True), ("written", True)]

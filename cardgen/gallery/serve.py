@@ -13,7 +13,7 @@ from typing import Callable
 from ..errors import CardgenError
 from ..output import write_atomic
 from ..render.face import PreparedFace
-from ..render.fonts import BUNDLED
+from ..watch import source_folders
 from ..workspace import Workspace
 from .job import build_gallery, error_text, write_error_page
 
@@ -28,10 +28,7 @@ class LiveGallery:
         self.lock = threading.Lock()
 
     def watched(self) -> list[Path]:
-        r = self.ws.root
-        return [self.ws.cards_dir(self.game), r / "rules" / self.game, self.ws.templates_dir(self.game),
-                r / "templates" / "_shared", self.ws.fonts_dir(), BUNDLED]
-
+        return source_folders(self.ws, self.game)
 
     def rebuild(self) -> None:
         with self.lock:

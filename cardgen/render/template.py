@@ -104,10 +104,16 @@ class Template:
     digest: str = ""  # hash of every source file's bytes: part of each face's cache key
 
 
+@lru_cache(maxsize=4096)
+def _jinja(raw: str) -> Any:
+    """A compiled expression, once per text per process (a watch loop or a server reloads templates often)."""
+    return _env.from_string(raw)
+
+
 def _compile(raw: Any) -> Value:
     if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
         m = _LOOKUP.match(raw)
-        compiled = _env.from_string(raw)  # compiled anyway, so a syntax error is still reported here
+        compiled = _jinja(raw)  # compiled anyway, so a syntax error is still reported here
         return Value(raw, compiled, (m.group(1), m.group(2)) if m else None)
     return Value(raw)
 

@@ -1,0 +1,56 @@
+"""Turn a job (sheets, build) into a watch loop: run it, then again a few hundredths of a second after each
+save to the game's files (cards, model, rulebook, templates, fonts), until Ctrl-C or the stop event."""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .errors import CardgenError
+from .output import JobResult
+from .render.fonts import BUNDLED
+from .workspace import Workspace
+
+QUIET_MS = 30  # a save is a burst of writes (temporary file, rename); rebuild once it has been quiet this long
+
+
+def source_folders(ws: Workspace, game: str) -> list[Path]:
+    """Every folder whose files a game's outputs are made from (output/ is not one of them)."""
+    r = ws.root
+    return [ws.cards_dir(game), r / "rules" / game, ws.templates_dir(game), r / "templates" / "_shared",
+            ws.fonts_dir(), BUNDLED]
+
+
+def watch_job(ws: Workspace, game: str, job: Callable[[], JobResult],
+              show: Callable[[JobResult | None, str | None, float, bool], None],
+              stop: threading.Event | None = None) -> None:
+    """Run `job` now and after every burst of saves; `show` gets each result (or the one-line error that
+    stopped it: a model with errors, a missing template), the seconds it took (from the save, for a rebuild)
+    and whether it was a rebuild.
+    The loop survives any bad input: fix the file and it rebuilds."""
+    from watchfiles import watch
+
+    def once(since: float, saved: bool) -> None:
+        try:
+            result = job()
+        except CardgenError as exc:
+            show(None, str(exc), time.perf_counter() - since, saved)
+            return
+        show(result, None, time.perf_counter() - since, saved)
+
+    once(time.perf_counter(), False)
+    folders = [str(p) for p in source_folders(ws, game) if p.is_dir()]
+    for changes in watch(*folders, step=QUIET_MS, debounce=1600, stop_event=stop, raise_interrupt=True):
+        once(_last_change(changes), True)
+
+
+def _last_change(changes: Iterable[tuple[Any, str]]) -> float:
+    """When the burst's last file was written, on the perf_counter clock (now, for a deletion)."""
+    newest = 0.0
+    for _, path in changes:
+        try:
+            newest = max(newest, Path(path).stat().st_mtime)
+        except OSError:
+            newest = max(newest, time.time())
+    return time.perf_counter() - max(0.0, time.time() - (newest or time.time()))
