@@ -43,13 +43,12 @@ def deal(fmt: PackFormat, game: str, players: int, seed: int, print_runs: int = 
         if not 0 < packs_per_player <= 100:
             raise CardgenError(f"--packs-per-player must be between 1 and 100, not {packs_per_player}")
         fmt.packs_per_player = packs_per_player
-    rng = random.Random(seed)
     result = Deal(game, fmt, seed, players, print_runs)
     count = players * fmt.packs_per_player
     if fmt.mode == "exhaust":
-        packs, result.leftover = _exhaust(fmt, count, print_runs, rng, players)
+        packs, result.leftover = _exhaust(fmt, count, print_runs, seed, players)
     else:
-        sampler = SlotSampler(fmt, rng)
+        sampler = SlotSampler(fmt, random.Random(seed))
         packs = [sampler.pack() for _ in range(count)]
     for k, cards in enumerate(packs):
         rnd = k // players
@@ -58,8 +57,12 @@ def deal(fmt: PackFormat, game: str, players: int, seed: int, print_runs: int = 
     return result
 
 
-def _exhaust(fmt: PackFormat, count: int, runs: int, rng: random.Random,
-             players: int) -> tuple[list[list[str]], list[str]]:
+def _exhaust(fmt: PackFormat, count: int, runs: int, seed: int, players: int) -> tuple[list[list[str]], list[str]]:
+    """One pod dealt from the run(s) by packs.exhaust (the code `--stats` tests), from a generator seeded here."""
+    import numpy as np
+
+    from .exhaust import exhaust_pods, run_items, separate_copies
+
     per_player = fmt.packs_per_player * fmt.pack_size
     need = count * fmt.pack_size
     total = fmt.run_size * runs
@@ -70,42 +73,17 @@ def _exhaust(fmt: PackFormat, count: int, runs: int, rng: random.Random,
             f"{players} players need {need} cards ({fmt.packs_per_player} packs of {fmt.pack_size} each) but "
             f"{'one print run has' if runs == 1 else f'{runs} print runs have'} {total}: one run supports at most "
             f"{most} player{'s' * (most != 1)}; use --print-runs {runs_needed}")
-    items = [card.id for card, copies in fmt.pool for _ in range(copies * runs)]
-    rng.shuffle(items)
-    dealt, leftover = items[:need], sorted(items[need:])
-    if not fmt.unique_in_pack:
-        return [dealt[i * fmt.pack_size:(i + 1) * fmt.pack_size] for i in range(count)], leftover
-    copies = Counter(dealt)
-    worst, n = copies.most_common(1)[0]
-    if n > count:
-        raise CardgenError(f"'{worst}' would be dealt {n} times into {count} packs: some pack would hold two "
-                           f"copies; deal more packs or set unique_in_pack: false")
-    # lay the dealt cards out with copies side by side, as on a print sheet, and stripe them over the packs:
-    # copies then land in different packs by construction; random swaps that keep that true mix the packs
-    order = list(copies)
-    rng.shuffle(order)
-    laid = [card for card in order for _ in range(copies[card])]
-    packs: list[list[str]] = [[] for _ in range(count)]
-    for j, card in enumerate(laid):
-        packs[j % count].append(card)
-    members = [set(p) for p in packs]
-    size = fmt.pack_size
-    rnd = rng.random  # floor(random() * n): three times cheaper than randrange, bias below 2**-50
-    for _ in range(4 * need if count > 1 else 0):
-        a, b = int(rnd() * count), int(rnd() * count)
-        if a == b:
-            continue
-        i, j = int(rnd() * size), int(rnd() * size)
-        x, y = packs[a][i], packs[b][j]
-        if x == y or y in members[a] or x in members[b]:
-            continue
-        packs[a][i], packs[b][j] = y, x
-        members[a].discard(x); members[a].add(y)  # noqa: E702
-        members[b].discard(y); members[b].add(x)  # noqa: E702
-    for p in packs:
-        rng.shuffle(p)
-    rng.shuffle(packs)
-    return packs, leftover
+    ids, items = run_items(fmt, runs)
+    rng = np.random.default_rng(seed)
+    dealt, rest = exhaust_pods(fmt, items, count, rng, 1, separate=False)
+    if fmt.unique_in_pack and count > 1:  # the shuffle decides how many copies are dealt: more than packs cannot go
+        card, n = Counter(dealt.ravel().tolist()).most_common(1)[0]
+        if n > count:
+            raise CardgenError(f"'{ids[card]}' would be dealt {n} times into {count} packs: some pack would "
+                               f"hold two copies; deal more packs or set unique_in_pack: false")
+        separate_copies(dealt, rng, fmt.name)
+    packs = [[ids[i] for i in pack] for pack in dealt[0].tolist()]
+    return packs, sorted(ids[i] for i in rest[0].tolist())
 
 
 class SlotSampler:

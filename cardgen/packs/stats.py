@@ -13,11 +13,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..model.game import written
 from .deal import SlotSampler, deal
 from .spec import PackFormat
+
+if TYPE_CHECKING:
+    from .exhaust import PodCounts
 
 
 def chi2_sf(x: float, dof: int) -> float:
@@ -205,26 +208,37 @@ def _consecutive_overlap(fmt: PackFormat, packs: list[list[SlotDraw]]) -> Test:
 
 
 def exhaust_joint(fmt: PackFormat, pods: list[list[tuple[str, ...]]], players: int) -> Joint:
+    """Exhaust deals given as packs of card ids (a pod: its packs in deal order); see `_exhaust_joint`."""
+    import numpy as np
+
+    from .exhaust import PodCounts
+
+    ids = [c.id for c, _ in fmt.pool]
+    index = {card: i for i, card in enumerate(ids)}
+    counts = PodCounts(len(ids), players)
+    if pods:
+        counts.add(np.array([[[index[c] for c in pack] for pack in pod] for pod in pods], dtype=np.int32))
+    return _exhaust_joint(fmt, counts, ids)
+
+
+def _exhaust_joint(fmt: PackFormat, counts: PodCounts, ids: list[str]) -> Joint:
     """Exhaust deals: the run is finite, so pairs are tested for exchangeability: two pairs of cards with the
     same copies are dealt together equally often."""
-    flat = [tuple(sorted(p)) for pod in pods for p in pod]
-    joint = Joint(len(flat))
-    repeats(joint, flat, players * fmt.packs_per_player, fmt.packs_per_player)
+    joint = Joint(counts.packs, counts.distinct_packs(), counts.seats_with_repeat, counts.seats,
+                  counts.pods_with_repeat, counts.pods)
     copies = {c.id: n for c, n in fmt.pool}
-    together: Counter[tuple[str, str]] = Counter()
-    for p in flat:
-        together.update(combinations(sorted(set(p)), 2))
+    index = {card: i for i, card in enumerate(ids)}
     classes: dict[tuple[int, int], list[int]] = {}
     for a, b in combinations(sorted(copies), 2):
         key = (min(copies[a], copies[b]), max(copies[a], copies[b]))
-        classes.setdefault(key, []).append(together.get((a, b), 0))
+        classes.setdefault(key, []).append(counts.pair_count(index[a], index[b]))
     stat, dof = 0.0, 0
-    for counts in classes.values():
-        mean = sum(counts) / len(counts)
-        if len(counts) > 1 and mean > 0:
-            stat += sum((c - mean) ** 2 for c in counts) / mean
-            dof += len(counts) - 1
-    seen = sum(1 for counts in classes.values() for c in counts if c)
+    for together in classes.values():
+        mean = sum(together) / len(together)
+        if len(together) > 1 and mean > 0:
+            stat += sum((c - mean) ** 2 for c in together) / mean
+            dof += len(together) - 1
+    seen = sum(1 for together in classes.values() for c in together if c)
     total = sum(len(c) for c in classes.values())
     joint.tests.append(Test("pairs", f"pairs of cards with equal copies dealt together equally often "
                                      f"({seen} of {total} pairs seen)", stat, dof, chi2_sf(stat, dof) if dof else None))
@@ -309,33 +323,35 @@ def slot_stats(fmt: PackFormat, packs: int, seed: int, players: int = 8) -> Stat
     return stats
 
 
+POD_BATCH = 2_000  # pods dealt and counted at a time: bounded memory, numpy-sized work
+
+
 def exhaust_stats(fmt: PackFormat, game: str, players: int, pods: int, seed: int, rarity_field: str | None = None,
                   placeholders: Sequence[str] = (),
                   by_id: dict | None = None) -> Stats:
-    """Deal `pods` pods: per-card counts against the run's copies, duplicate rate, and rarity mix per round."""
-    stats = Stats(fmt.name, fmt.mode, pods, 0)
-    dup = 0
+    """Deal `pods` pods with the dealer of `cardgen packs` (packs.exhaust), in batches from one generator seeded
+    with `seed`: per-card counts against the run's copies, duplicate rate, rarity mix per round, joint tests."""
+    import numpy as np
+
+    from .exhaust import PodCounts, exhaust_pods, run_items
+
+    deal(fmt, game, players, seed)  # the same refusals as a real deal: too few cards, a pack forced to repeat
+    count = players * fmt.packs_per_player
+    ids, items = run_items(fmt, 1)
+    rarity = [_rarity(by_id[i].get(rarity_field), placeholders) for i in ids] if by_id and rarity_field else None
+    counts = PodCounts(len(ids), players, rarity)
+    rng = np.random.default_rng(seed)
+    for start in range(0, pods, POD_BATCH):
+        counts.add(exhaust_pods(fmt, items, count, rng, min(POD_BATCH, pods - start))[0])
+    stats = Stats(fmt.name, fmt.mode, pods, counts.packs)
+    stats.observed = Counter({card: int(n) for card, n in zip(ids, counts.observed.tolist()) if n})
     share = players * fmt.packs_per_player * fmt.pack_size / fmt.run_size
-    dealt = []
-    rarity_of = {c.id: _rarity(c.get(rarity_field), placeholders) for c in (by_id or {}).values()} \
-        if rarity_field else {}
-    for n in range(pods):
-        d = deal(fmt, game, players, seed + n)
-        dealt.append([tuple(p.cards) for p in d.packs])
-        for pack in d.packs:
-            stats.packs += 1
-            stats.observed.update(pack.cards)
-            if len(set(pack.cards)) != len(pack.cards):
-                dup += 1
-            if by_id is not None and rarity_field:
-                mix = stats.by_round.setdefault(pack.round, Counter())
-                mix.update(rarity_of[c] for c in pack.cards)
     stats.expected = {c.id: copies * share * pods for c, copies in fmt.pool}
-    stats.duplicate_rate = dup / max(1, stats.packs)
-    ids = list(stats.expected)
+    stats.duplicate_rate = counts.duplicates / max(1, counts.packs)
+    stats.by_round = counts.by_round
     chi2, dof, p = chi_square(stats.observed, stats.expected, ids)
     stats.sheets.append(SheetStats("print run", len(ids), chi2, dof, p))
-    stats.joint = exhaust_joint(fmt, dealt, players)
+    stats.joint = _exhaust_joint(fmt, counts, ids)
     return stats
 
 

@@ -45,6 +45,27 @@ def test_exhaust_deals_the_run_exactly_with_no_duplicates_over_many_seeds(power_
         assert len(d.packs) == 12
 
 
+def test_stats_count_the_dealer_that_packs_uses(power_trip) -> None:
+    """`--stats` deals its pods in batches with the very code `cardgen packs` deals one pod with."""
+    import numpy as np
+
+    from cardgen.packs.exhaust import PodCounts, exhaust_pods, run_items
+
+    _, fmt = power_trip
+    ids, items = run_items(fmt, 1)
+    for seed in (0, 7, 12345):
+        one = deal(fmt, "power-trip", 4, seed)
+        batch, rest = exhaust_pods(fmt, items, 12, np.random.default_rng(seed), 1)
+        assert [p.cards for p in one.packs] == [[ids[i] for i in pack] for pack in batch[0].tolist()]
+        assert one.leftover == sorted(ids[i] for i in rest[0].tolist())
+    many, _ = exhaust_pods(fmt, items, 12, np.random.default_rng(1), 500)
+    counts = PodCounts(len(ids), 4)
+    counts.add(many)
+    assert counts.duplicates == 0 and counts.packs == 6000 and counts.distinct_packs() == 6000
+    run = np.bincount(items, minlength=len(ids))
+    assert (counts.observed <= run * 500).all() and counts.observed.sum() == 500 * 12 * 15
+
+
 def test_two_print_runs_and_full_runs(power_trip) -> None:
     _, fmt = power_trip
     d = deal(fmt, "power-trip", 9, 3, print_runs=2)
