@@ -1,14 +1,18 @@
 """Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
+import pickle
 import threading
 from pathlib import Path
 from typing import Callable
 
 from .errors import Finding, Severity, ignore_interrupts
+from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
+from .output import write_atomic
 from .yamlio import LocDict, LocList, YamlDoc, load_yaml
 
 
@@ -20,8 +24,10 @@ def card_files(cards_dir: Path) -> list[Path]:
 
 
 def read_cards(game: str, cards_dir: Path, root: Path,
-               progress: Callable[[str, int, int], None] | None = None) -> tuple[Catalog, list[Finding]]:
-    """Every card of every file, in file order. Bad files and entries become findings; nothing raises."""
+               progress: Callable[[str, int, int], None] | None = None,
+               cache: Path | None = None) -> tuple[Catalog, list[Finding]]:
+    """Every card of every file, in file order. Bad files and entries become findings; nothing raises. With a
+    `cache` folder, files parsed by an earlier run and unchanged since (size and time) are not parsed again."""
     catalog = Catalog(game)
     findings: list[Finding] = []
     files = []
@@ -33,7 +39,7 @@ def read_cards(game: str, cards_dir: Path, root: Path,
             findings.append(Finding(path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name, 0, 0,
                                     Severity.ERROR, "outside-workspace", None,
                                     "this card file links outside the workspace and is not read"))
-    docs = _load_all(files, root)
+    docs = _cached_load(files, root, cache) if cache is not None else _load_all(files, root)
     for done, (path, doc) in enumerate(zip(files, docs), 1):
         if progress is not None:
             progress("cards", done, len(files))
@@ -86,6 +92,51 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
         except (OSError, RuntimeError):  # no processes to be had here: read them in this one
             pass
     return [_load_one(job) for job in jobs]
+
+
+def _parser_digest() -> str:
+    """cardgen's version and the parser's code: a new parser never reads an old parse."""
+    from . import __version__
+
+    h = hashlib.sha1(__version__.encode())
+    for name in ("yamlio.py", "cards.py"):
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
+    """_load_all through output/GAME/.cache/cards-*.pickle: each file's parse kept by path, size and time.
+    The cache is written only where its folder's output/ already exists (validating never creates it)."""
+    path = cache / f"cards-{_parser_digest()}.pickle"
+    kept: dict[str, tuple[int, int, YamlDoc]] = {}
+    try:
+        with no_cyclic_gc():
+            kept = pickle.loads(path.read_bytes())
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        kept = {}
+    stamps: dict[str, tuple[int, int]] = {}
+    for p in files:
+        try:
+            st = p.stat()
+            stamps[str(p)] = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamps[str(p)] = (-1, -1)
+    fresh = [p for p in files if str(p) not in kept or kept[str(p)][:2] != stamps[str(p)]]
+    parsed = dict(zip(map(str, fresh), _load_all(fresh, root))) if fresh else {}
+    docs = [parsed[str(p)] if str(p) in parsed else kept[str(p)][2] for p in files]
+    if fresh or set(kept) != set(stamps):
+        if cache.parent.parent.is_dir():
+            try:
+                with no_cyclic_gc():
+                    data = pickle.dumps({str(p): (*stamps[str(p)], doc) for p, doc in zip(files, docs)},
+                                        protocol=pickle.HIGHEST_PROTOCOL)
+                write_atomic(path, data)
+                for old in cache.glob("cards-*.pickle"):
+                    if old != path:
+                        old.unlink(missing_ok=True)
+            except OSError:
+                pass  # a workspace we cannot write is only read
+    return docs
 
 
 def _card_id(item: LocDict, stem: str, index: int) -> str:

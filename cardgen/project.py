@@ -55,11 +55,13 @@ class Studio:
         from .render.prefetch import prefetch
 
         jobs = []
+        backs = set()
         for card in cards:
             rule = self.faces.for_card(card)
             if rule is not None:
                 jobs.append((card, rule.front, rule.front.bleed if bleed is None else bleed))
-                if rule.back is not None:
+                if rule.back is not None and rule.back.file not in backs:  # one back serves every card
+                    backs.add(rule.back.file)
                     jobs.append((_BLANK, rule.back, rule.back.bleed if bleed is None else bleed))
         return prefetch(self.renderer, jobs, record)
 

@@ -78,5 +78,6 @@ class LoadedGame:
 def load_game(ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None) -> LoadedGame:
     ws.check_game(game)
     model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
-    catalog, card_findings = read_cards(game, ws.cards_dir(game), ws.root, progress)
+    catalog, card_findings = read_cards(game, ws.cards_dir(game), ws.root, progress,
+                                        cache=ws.output_dir(game) / ".cache")
     return LoadedGame(ws, game, model, catalog, findings + card_findings)

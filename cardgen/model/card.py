@@ -114,14 +114,22 @@ class Catalog:
 
     def find(self, query: str) -> Card | None:
         """A card by id, by exact name, or by name ignoring case."""
-        for c in self.cards:  # the first card of an id wins, as in by_id
-            if c.id == query:
-                return c
-        for c in self.cards:
-            if c.name == query:
-                return c
-        folded, wanted = query.lower(), slug(query)
-        for c in self.cards:
-            if c.name.lower() == folded or c.id == wanted:
-                return c
-        return None
+        index = self.__dict__.get("_index")
+        if index is None or index[0] != len(self.cards):  # built once per catalog (a rulebook looks up many)
+            ids: dict[str, Card] = {}
+            names: dict[str, Card] = {}
+            loose: dict[str, Card] = {}  # name ignoring case, and id, as the last resort in catalog order
+            for c in self.cards:
+                ids.setdefault(c.id, c)
+                names.setdefault(c.name, c)
+                loose.setdefault(c.name.lower(), c)
+                loose.setdefault(c.id, c)
+            index = self.__dict__["_index"] = (len(self.cards), ids, names, loose)
+        _, ids, names, loose = index
+        found = ids.get(query) or names.get(query)
+        if found is not None:
+            return found
+        by_name, by_id = loose.get(query.lower()), loose.get(slug(query))
+        if by_name is not None and by_id is not None:  # both match: the one earlier in the catalog, as before
+            return by_name if by_name.order <= by_id.order else by_id
+        return by_name or by_id

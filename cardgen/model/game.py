@@ -271,5 +271,13 @@ def matches(where: dict[str, Any], data: dict[str, Any]) -> bool:
 
 
 def assign_groups(catalog: Catalog, groups: list[CollationGroup]) -> dict[int, CollationGroup | None]:
-    """Each card's collation group by catalog position: the first whose `where` it matches, else None."""
-    return {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}
+    """Each card's collation group by catalog position: the first whose `where` it matches, else None.
+    Worked out once per catalog and group list (the print run, packs, validator and report all ask); the
+    answer is shared, so callers only read it."""
+    memo = catalog.__dict__.setdefault("_assigned", {})
+    found = memo.get(id(groups))
+    if found is not None and found[0] is groups and found[1] == len(catalog.cards):
+        return found[2]  # type: ignore[no-any-return]
+    assigned = {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}
+    memo[id(groups)] = (groups, len(catalog.cards), assigned)
+    return assigned

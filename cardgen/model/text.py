@@ -90,6 +90,8 @@ _TYPOGRAPHY = [
 def typographic(line: str) -> str:
     """Straight quotes and apostrophes made curly, a hyphen before a number made a minus sign: how printed
     card text and the rulebook show what designers type on a keyboard."""
+    if "'" not in line and '"' not in line and "-" not in line:
+        return line  # nothing to change (most names and many rules lines)
     for pattern, repl in _TYPOGRAPHY:
         line = pattern.sub(repl, line)
     return line

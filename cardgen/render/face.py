@@ -86,9 +86,10 @@ class FaceRenderer:
         self._measurers: dict[rt.Family, rt.Measurer] = {}
         self._prepared: dict[str, PreparedFace] = {}
         self._font_prints: dict[str, str] = {}
+        self._keys: dict[tuple[int, str, float], tuple[Card | None, str]] = {}
         # fitting is the costly part and does not depend on the bleed: faces drawn with another bleed
         # (trim-only pictures, vendor canvases) reuse it
-        self._fits: dict[tuple, rt.Fit] = {}
+        self._fits: dict[tuple, tuple[rt.Fit, list[str]]] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
         self.recordings = Recordings(fonts)  # each face's drawing, replayed into every document that shows it
         self._art: dict[tuple[Path, str], str | None] = {}  # a picture is decoded once however many cards use it
@@ -108,6 +109,16 @@ class FaceRenderer:
         return self._font_prints[template.file]
 
     def key(self, card: Card | None, template: Template, bleed: float) -> str:
+        """The face's cache key: memoised per card object (a run asks for it several times per card)."""
+        memo = (id(card), template.file, bleed)
+        found = self._keys.get(memo)
+        if found is not None and found[0] is card:
+            return found[1]
+        key = self._key(card, template, bleed)
+        self._keys[memo] = (card, key)  # holding the card keeps its id from being reused
+        return key
+
+    def _key(self, card: Card | None, template: Template, bleed: float) -> str:
         h = hashlib.sha1(template.digest.encode())
         h.update(self.fonts_print(template).encode())
         h.update(repr(sorted((card.data if card else {}).items(), key=lambda kv: kv[0])).encode())
@@ -181,19 +192,21 @@ class FaceRenderer:
             return None
         family = self._family(props, face.template)
         rich = str(props.get("rich", False)).lower() in ("true", "1", "yes")
-        rules = self.rules if rich else rt.RichRules()
-        blocks = [rt.parse(text, rules)] if text else [[]]
-        if flavor:
-            blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
         size = as_length(props.get("size"), 9.0)
         max_lines = int(props["max_lines"]) if str(props.get("max_lines") or "").isdigit() else None
         spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
                           float(props.get("min_leading") or 1.0), max_lines=max_lines)
         fit_key = (face.template.digest, text, flavor, rich, family, spec.size, spec.min_size, spec.leading,
                    spec.min_leading, max_lines, round(box[2], 3), round(box[3], 3))
-        fit = self._fits.get(fit_key)
-        if fit is None:
-            fit = self._fits[fit_key] = rt.fit(blocks, self.measurer(family), spec, box[2], box[3])
+        known = self._fits.get(fit_key)  # texts repeat from card to card: parsed, fitted and checked once
+        if known is None:
+            rules = self.rules if rich else rt.RichRules()
+            blocks = [rt.parse(text, rules)] if text else [[]]
+            if flavor:
+                blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
+            known = self._fits[fit_key] = (rt.fit(blocks, self.measurer(family), spec, box[2], box[3]),
+                                           self._missing_glyphs(blocks, family))
+        fit, missing = known
         if fit.wrapped and fit.fits:
             face.findings.append(Finding(card.file, card.line, card.column, Severity.WARNING, "text-wraps", card.id,
                                          f"'{element.id or 'text'}' of {face.template.name} does not fit on "
@@ -207,15 +220,20 @@ class FaceRenderer:
                                          f"text box '{element.id or 'text'}' of {face.template.name} overflows: "
                                          f"{to_mm(over):.1f} mm too {what} at the minimum size {spec.min_size:g}pt",
                                          "shorten the text or lower the box's min_size"))
-        for stem in {family.stem(a.style) for block in blocks for p in block for w in p for a in w if not a.icon}:
-            chars = "".join(a.text for block in blocks for p in block for w in p for a in w if not a.icon)
+        if missing:
+            face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "missing-glyph", card.id,
+                                         f"no bundled font can draw {' '.join(missing)!r} in "
+                                         f"'{element.id or 'text'}'", "add a font with those glyphs to fonts/"))
+        return Op("text", box, props, fit, family)
+
+    def _missing_glyphs(self, blocks: list[list[rt.Paragraph]], family: rt.Family) -> list[str]:
+        """The characters of the first font of the text that neither it nor the fallback can draw."""
+        chars = "".join(a.text for block in blocks for p in block for w in p for a in w if not a.icon)
+        for stem in sorted({family.stem(a.style) for block in blocks for p in block for w in p for a in w if not a.icon}):
             missing = self.fonts.missing(stem, chars)
             if missing:
-                face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "missing-glyph", card.id,
-                                             f"no bundled font can draw {' '.join(sorted(missing))!r} in "
-                                             f"'{element.id or 'text'}'", "add a font with those glyphs to fonts/"))
-                break
-        return Op("text", box, props, fit, family)
+                return sorted(missing)
+        return []
 
     def _image_op(self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card) -> Op | None:
         src = str(props.get("src") or "").strip()

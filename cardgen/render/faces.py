@@ -26,9 +26,16 @@ class FaceRule:
 class FaceSet:
     rules: list[FaceRule] = field(default_factory=list)
     templates: dict[str, Template] = field(default_factory=dict)
+    _chosen: dict[int, tuple[Card, FaceRule | None]] = field(default_factory=dict, repr=False)
 
     def for_card(self, card: Card) -> FaceRule | None:
-        return next((r for r in self.rules if matches(r.where, card.data)), None)
+        """The first rule whose `where` the card matches; memoised per card object (asked several times)."""
+        found = self._chosen.get(id(card))
+        if found is not None and found[0] is card:
+            return found[1]
+        rule = next((r for r in self.rules if matches(r.where, card.data)), None)
+        self._chosen[id(card)] = (card, rule)
+        return rule
 
     def backs(self) -> list[Template]:
         seen: dict[str, Template] = {}

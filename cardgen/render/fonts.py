@@ -80,8 +80,11 @@ class FontSet:
         cached = self._runs.get((stem, text))
         if cached is not None:
             return cached
-        runs: list[tuple[str, str]] = []
         cmap = self.get(stem).face.charToGlyph
+        if all(ord(ch) in cmap for ch in text):  # the usual case: the font draws every character
+            self._runs[(stem, text)] = [(stem, text)]
+            return self._runs[(stem, text)]
+        runs: list[tuple[str, str]] = []
         fallback_ok = self.fallback_ok
         for ch in text:
             use = stem if (ord(ch) in cmap or ch in "\n\t" or not fallback_ok) else FALLBACK
@@ -95,8 +98,9 @@ class FontSet:
     def missing(self, stem: str, text: str) -> set[str]:
         """Characters neither the font nor the fallback can draw."""
         out = set()
+        cmap = self.get(stem).face.charToGlyph
         for ch in set(text):
-            if ch.isspace() or self.has_glyph(stem, ch):
+            if ord(ch) in cmap or ch.isspace():
                 continue
             if self.fallback_ok and self.has_glyph(FALLBACK, ch):
                 continue
