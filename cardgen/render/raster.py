@@ -53,7 +53,11 @@ def faces_pdf(faces: list[PreparedFace], fonts: FontSet, model: GameModel, recor
     return buffer.getvalue()
 
 
-def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int, int] | None, dpi: int) -> list[bytes]:
+JPEG_QUALITY = 92  # with full-resolution colour (no 4:2:0 subsampling): no visible artefact on type in print
+
+
+def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int, int] | None, dpi: int,
+                  jpeg: bool = False) -> list[bytes]:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -64,16 +68,21 @@ def _render_range(pdf: bytes, pages: list[int], scale: float, canvas: tuple[int,
             w, h = image.size
             left, top = (w - canvas[0]) // 2, (h - canvas[1]) // 2
             image = image.crop((left, top, left + canvas[0], top + canvas[1]))
-        out.append(png_bytes(image, dpi))
+        if jpeg:
+            buf = io.BytesIO()
+            image.save(buf, format="JPEG", quality=JPEG_QUALITY, subsampling=0, dpi=(dpi, dpi))
+            out.append(buf.getvalue())
+        else:
+            out.append(png_bytes(image, dpi))
     doc.close()
     return out
 
 
 def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, dpi: int = 300,
                 p: Canvas | None = None, workers: int | None = None,
-                recordings: Recordings | None = None) -> Iterator[bytes]:
-    """PNG bytes for each face, in order. With a vendor canvas, every face must be of one card size and
-    prepared with the canvas's bleed (`vendors.bleed_for`)."""
+                recordings: Recordings | None = None, jpeg: bool = False) -> Iterator[bytes]:
+    """PNG bytes for each face, in order (`jpeg`: JPEG, for pictures a PDF embeds as they are). With a vendor
+    canvas, every face must be of one card size and prepared with the canvas's bleed (`vendors.bleed_for`)."""
     if not faces:
         return iter(())
     pdf = faces_pdf(faces, fonts, model, recordings)
@@ -85,7 +94,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
     workers = workers or min(os.cpu_count() or 1, 8)
     indices = list(range(len(faces)))
     if workers <= 1 or len(faces) < 32:  # below this, starting worker processes costs more than it saves
-        return iter(_render_range(pdf, indices, scale, canvas, out_dpi))
+        return iter(_render_range(pdf, indices, scale, canvas, out_dpi, jpeg))
     chunks = [indices[i::workers] for i in range(workers)]
 
     def ordered() -> Iterator[bytes]:
@@ -97,7 +106,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
         method = "fork" if threading.active_count() == 1 and "fork" in get_all_start_methods() else "spawn"
         with ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=ignore_interrupts) as pool:
             results = list(pool.map(_render_range, [pdf] * len(chunks), chunks, [scale] * len(chunks),
-                                    [canvas] * len(chunks), [out_dpi] * len(chunks)))
+                                    [canvas] * len(chunks), [out_dpi] * len(chunks), [jpeg] * len(chunks)))
         by_index: dict[int, bytes] = {}
         for chunk, images in zip(chunks, results):
             by_index.update(zip(chunk, images))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import html
-import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ from ..render.fonts import BUNDLED
 from ..sandbox import LimitedSandbox
 from ..workspace import Workspace
 from . import PAGES
-from .content import BookContent, directive_cards
+from .content import BookContent, directive_cards, resolve_images
 from .source import Chapter, read_book
 
 SHARED = "_shared/rulebook"
@@ -81,7 +80,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     if gallery:
         content.gallery_cards = studio.designs(printable=True)
     content.prepare_images(needed)
-    content.prepare_images(content.gallery_cards, dpi=200)
+    content.prepare_images(content.gallery_cards, dpi=200, jpeg=True)
     rendered = [_chapter_html(content, ch, f"ch{n}") for n, ch in enumerate(book.chapters, 1)]
     intro = _chapter_html(content, book.intro, "intro") if book.intro else None
     env = _environment(ws, game)
@@ -102,23 +101,23 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     refused: list[str] = []
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
-    pdf = render_pdf(html, ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
+    pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
+                            ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
+    html = resolve_images(html, content.image_files, inline=True)
     for url in dict.fromkeys(refused):
         file, line = _where_named(chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"))
         content.findings.append(Finding(file, line, 1 if line else 0, Severity.ERROR, "rulebook-fetch-refused", None,
                                         f"the rulebook asks for {url}: only files inside the workspace and data: "
                                         "URIs are read (never the network)"))
-    from pypdf import PdfReader
-
-    pages = len(PdfReader(io.BytesIO(pdf)).pages)
     save_disk_cache(studio)
     return Rulebook(html, pdf, pages, content.findings)
 
 
-def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (), refused: list[str] | None = None) -> bytes:
-    """The book as PDF bytes. WeasyPrint may read only data: URIs and files under `allowed`; every other
-    request (the network, files elsewhere, such as a chapter's raw <img src="file:///etc/passwd">) is refused
-    and listed in `refused`."""
+def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
+               refused: list[str] | None = None) -> tuple[bytes, int]:
+    """The book as PDF bytes and its number of pages (from WeasyPrint's own document). WeasyPrint may read
+    only data: URIs and files under `allowed`; every other request (the network, files elsewhere, such as a
+    chapter's raw <img src="file:///etc/passwd">) is refused and listed in `refused`."""
     import logging
 
     import weasyprint  # imported here: it costs half a second, and only this command needs it
@@ -136,7 +135,9 @@ def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = ()
     for log in quiet:
         log.setLevel(logging.CRITICAL)
     try:
-        return document.write_pdf(pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False)
+        rendered = document.render()
+        return rendered.write_pdf(pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False), \
+            len(rendered.pages)
     finally:
         for log, level in zip(quiet, levels):
             log.setLevel(level)

@@ -6,6 +6,7 @@ import base64
 import html
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import Finding, Severity, did_you_mean
@@ -26,11 +27,30 @@ def _esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
+IMAGE_REF = "cardgen-face:"  # in the book's HTML until it is written out (resolve_images)
+_IMAGE_REFS = re.compile(re.escape(IMAGE_REF) + r"[0-9a-z-]+")
+
+
+def resolve_images(html: str, files: dict[str, Path], inline: bool) -> str:
+    """The book with each face reference replaced, in one pass: by a data: URI (`inline`: the HTML a reader
+    opens anywhere) or by the cached file's URL (what WeasyPrint reads without decoding base64 from HTML)."""
+    def one(m: re.Match[str]) -> str:
+        path = files.get(m.group(0))
+        if path is None:
+            return m.group(0)
+        if inline:
+            kind = "jpeg" if path.suffix == ".jpg" else "png"
+            return f"data:image/{kind};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+        return path.resolve().as_uri()
+    return _IMAGE_REFS.sub(one, html)
+
+
 @dataclass
 class BookContent:
     studio: Studio
     findings: list[Finding] = field(default_factory=list)
-    images: dict[str, str] = field(default_factory=dict)  # card id -> data URI of its face (trim, 300 dpi)
+    images: dict[str, str] = field(default_factory=dict)  # card id -> its face's picture, as an IMAGE_REF token
+    image_files: dict[str, Path] = field(default_factory=dict)  # IMAGE_REF token -> the cached PNG
     gallery_cards: list[Card] = field(default_factory=list)
     _rules: RichRules | None = None
     _chapter: Chapter | None = None  # the chapter being expanded (an anatomy figure numbers its list)
@@ -89,20 +109,26 @@ class BookContent:
         return self._rules
 
     # -- faces ---------------------------------------------------------------------------------------
-    def prepare_images(self, cards: list[Card], dpi: int = DPI) -> None:
-        """Render faces once. Figures print 50-63 mm wide (300 dpi); gallery cards 38 mm (200 dpi is 330 there)."""
+    def prepare_images(self, cards: list[Card], dpi: int = DPI, jpeg: bool = False) -> None:
+        """Render faces once. Figures print 50-63 mm wide (300 dpi, PNG); gallery cards 38 mm (200 dpi is 330
+        there), as JPEG, which WeasyPrint embeds as it is (a PNG it decodes and encodes again: a second each
+        hundred and fifty faces). Files are kept by face, resolution and cardgen's drawing code."""
+        from ..render.facecache import code_digest
         from ..render.raster import render_pngs  # the rasteriser is loaded only when a book is printed
 
         unique = designs(cards)
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
         cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"
-        todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / f"{f.key}-{dpi}.png").is_file()]
-        for (_, face), png in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi)):
-            write_atomic(cache / f"{face.key}-{dpi}.png", png)  # keyed by content, like the face cache
-        for card, face in zip(wanted, faces):
-            png = (cache / f"{face.key}-{dpi}.png").read_bytes()
-            self.images[card.id] = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        name = {f.key: f"{f.key}-{dpi}-{code_digest()}.{'jpg' if jpeg else 'png'}" for f in faces}
+        todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / name[f.key]).is_file()]
+        for (_, face), picture in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi,
+                                                        recordings=self.studio.renderer.recordings, jpeg=jpeg)):
+            write_atomic(cache / name[face.key], picture)  # keyed by content, like the face cache
+        for card, face in zip(wanted, faces):  # a short reference: the PDF reads the file, the HTML inlines it
+            ref = f"{IMAGE_REF}{name[face.key].replace('.', '-')}"
+            self.images[card.id] = ref
+            self.image_files[ref] = cache / name[face.key]
 
     def find(self, name: str) -> Card | None:
         return self.studio.check.catalog.find(name)
