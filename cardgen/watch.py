@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .errors import CardgenError
+from .gcpause import settle
 from .output import JobResult
 from .render.fonts import BUNDLED
 from .workspace import Workspace
@@ -40,9 +41,11 @@ def watch_job(ws: Workspace, game: str, job: Callable[[], JobResult],
         show(result, None, time.perf_counter() - since, saved)
 
     once(time.perf_counter(), False)
+    settle()
     folders = [str(p) for p in source_folders(ws, game) if p.is_dir()]
     for changes in watch(*folders, step=QUIET_MS, debounce=1600, stop_event=stop, raise_interrupt=True):
         once(_last_change(changes), True)
+        settle()  # the rebuild is shown: collect its leftovers while waiting for the next save
 
 
 def _last_change(changes: Iterable[tuple[Any, str]]) -> float:

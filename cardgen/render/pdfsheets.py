@@ -4,10 +4,11 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from functools import partial
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -139,25 +140,43 @@ def _label(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
 
 
 def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float, float], where: str,
-          size: float = 5.5) -> None:
+          size: float = 5.5, text: Replayer | None = None) -> None:
     """A pack code or version on a card: centred near the bottom of its back ("back"), or in a bottom corner of
     the front ("right", "left": outside the safe zone, where templates put nothing that matters), on a white
-    tab so it reads on any ground."""
+    tab so it reads on any ground. Written as operators (one per card of a run: thousands on a big sheet)."""
     font = fonts.name(LABEL_FONT)
     w = stringWidth(code, font, size) + 1.6 * MM
     h = size + 1.0 * MM
     x, y, tw, _ = trim
     left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
     bottom = y + (6 * MM if where == "back" else 1.2 * MM)
-    c.saveState()
-    c.setFillColor(white)
-    c.setStrokeColor(GREY)
-    c.setLineWidth(0.3)
-    c.roundRect(left, bottom, w, h, 1 * MM, stroke=1, fill=1)
-    c.setFillColor(black)
-    c.setFont(font, size)
-    c.drawCentredString(left + w / 2, bottom + 0.5 * MM + size * 0.2, code)
-    c.restoreState()
+    text = text or Replayer(c, fonts)
+    tx = left + w / 2 - stringWidth(code, font, size) / 2
+    c._code.append(f"q\n{_ink(c, white, False)}\n{_ink(c, GREY, True)}\n0.3 w\n"
+                   f"{_round_box(left, bottom, w, h, 1 * MM)}\nB*\n{_ink(c, black, False)}\n"
+                   f"{text.text_code(LABEL_FONT, size, tx, bottom + 0.5 * MM + size * 0.2, code)}\nQ")
+
+
+def _ink(c: Canvas, colour: Any, stroke: bool) -> str:
+    """The operator setting a colour, as the canvas would write it (CMYK on a press canvas)."""
+    saved = c._code
+    c._code = []
+    try:
+        (c.setStrokeColor if stroke else c.setFillColor)(colour)
+        return "\n".join(c._code)
+    finally:
+        c._code = saved
+
+
+def _round_box(x: float, y: float, w: float, h: float, r: float) -> str:
+    """A rounded rectangle's path, as reportlab's roundRect draws it (handles 0.4472 r from each corner)."""
+    t = 0.4472 * r
+    f = fp_str
+    return "\n".join((f"n\n{f(x + r, y)} m", f"{f(x + w - r, y)} l",
+                      f"{f(x + w - t, y, x + w, y + t, x + w, y + r)} c", f"{f(x + w, y + h - r)} l",
+                      f"{f(x + w, y + h - t, x + w - t, y + h, x + w - r, y + h)} c", f"{f(x + r, y + h)} l",
+                      f"{f(x + t, y + h, x, y + h - t, x, y + h - r)} c", f"{f(x, y + r)} l",
+                      f"{f(x, y + t, x + t, y, x + r, y)} c", "h"))
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
@@ -171,6 +190,7 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
     buffer = io.BytesIO()
     c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets", fonts)
     define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings)
+    stamp = Replayer(c, fonts)  # versions and pack codes: thousands of short texts on a big run
     if spec.calibration:
         calibration_pages(c, fonts, spec)
     if preface is not None:
@@ -184,9 +204,9 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
         for p in page.placements:
             place(c, faces[p.front], p.slot.trim, p.slot.paint)
             if page.code and not duplex:
-                _code(c, fonts, page.code, p.slot.trim, "right")
+                _code(c, fonts, page.code, p.slot.trim, "right", text=stamp)
             if stamps and p.card_id in stamps:
-                _code(c, fonts, stamps[p.card_id], p.slot.trim, "left", size=4.5)
+                _code(c, fonts, stamps[p.card_id], p.slot.trim, "left", size=4.5, text=stamp)
         if id(page.grid) not in marks:
             marks[id(page.grid)] = crop_marks(page.grid, page.spec)
         _marks(c, marks[id(page.grid)])
@@ -203,7 +223,7 @@ def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: Font
                 face = (backs or faces)[p.back]
                 place(c, face, back_slot(p.slot.trim, page.spec), back_slot(p.slot.paint, page.spec))
                 if page.code:
-                    _code(c, fonts, page.code, back_slot(p.slot.trim, page.spec), "back")
+                    _code(c, fonts, page.code, back_slot(p.slot.trim, page.spec), "back", text=stamp)
             _label(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
     c.save()

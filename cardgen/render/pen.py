@@ -187,6 +187,10 @@ class Replayer:
             self._encoded[stem, text] = got
         return got
 
+    def text_code(self, stem: str, size: float, x: float, y: float, text: str) -> str:
+        """One line of text as operators, in this document's font subsets."""
+        return self._text(((stem, size, x, y, text),))
+
     def _text(self, runs: tuple[Run, ...]) -> str:
         out = ["BT"]
         current = None
