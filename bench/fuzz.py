@@ -23,9 +23,13 @@ from cardgen.workspace import Workspace  # noqa: E402
 from tests.fuzz import FileSet, dump, mutate_data, mutate_text, run_guarded  # noqa: E402
 from tests.test_fuzz import DECK, FIXTURE_WS, GAME, _model_sources, exercise  # noqa: E402
 
+sys.path.insert(0, str(REPO / "bench"))
+from common import Row, report, without_json  # noqa: E402
+
 
 def main() -> None:
-    per_kind = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    args = without_json(sys.argv[1:])
+    per_kind = int(args[0]) if args else 4000
     tmp = Path(tempfile.mkdtemp())
     root = tmp / "ws"
     shutil.copytree(FIXTURE_WS, root, symlinks=True)
@@ -75,12 +79,14 @@ def main() -> None:
         (book / name).write_text(mutate_text(chapters[name], rng, rng.randint(1, 5)))
 
     campaign("chapters", chapter, lambda seed: rulebook_findings(studio), 500_000)
-    print(f"{'input kind':<14}{'mutants':>9}{'failures':>10}{'seconds':>10}")
-    for kind, n, bad, seconds, examples in rows:
-        print(f"{kind:<14}{n:>9,}{bad:>10}{seconds:>10.1f}")
-        for seed, line in examples:
-            print(f"    seed {seed}: {line}")
     shutil.rmtree(tmp, ignore_errors=True)
+    for kind, *_, examples in rows:
+        for seed, line in examples:
+            print(f"{kind} seed {seed}: {line}", file=sys.stderr)
+    total, failed = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    report([Row("`fuzz`: seeded mutants per input kind (models, cards, templates, deck lists, chapters), no crash, "
+                "hang or stray file", "the fixture game and the bundled models",
+                f"{total:,} mutants, {failed} failures in {sum(r[3] for r in rows):.0f} s", "0 failures")])
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from common import Row, report  # noqa: E402
 
 from cardgen.gallery.serve import LiveGallery  # noqa: E402
 from cardgen.workspace import Workspace  # noqa: E402
@@ -35,10 +38,8 @@ def main() -> None:
             live.rebuild()
             times.append(time.perf_counter() - t)
         times.sort()
-        print(f"{'what':<52}{'seconds':>9}")
-        print(f"{'first build (212 faces rendered)':<52}{cold:>9.2f}")
-        print(f"{'rebuild after editing one card (median of 5)':<52}{times[2]:>9.2f}")
-        print(f"{'+ watcher settle (0.05 s) and page poll (0.3 s), worst case':<52}{times[2] + 0.35:>9.2f}")
+        report([Row("`gallery`: live rebuild after one card is edited, median of 5 (+ watcher settle and page poll)",
+                    "Power Trip", f"{times[2]:.2f} s (+ 0.35 s); first build {cold:.2f} s", "≤ 1 s")])
 
 
 if __name__ == "__main__":

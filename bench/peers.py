@@ -20,6 +20,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from common import Row, report, without_json  # noqa: E402
+
 PEERS = REPO.parent / "shared" / "bench-peers"
 
 MODEL = """\
@@ -96,7 +100,7 @@ def timed(cmd: list[str], runs: int, before=None, **kw) -> float:  # type: ignor
     return statistics.median(times)
 
 
-def measure(n: int, runs: int, protograf: str | None) -> str:
+def measure(n: int, runs: int, protograf: str | None) -> Row:
     """One row of the table: the deck of n cards, every tool on it."""
     with tempfile.TemporaryDirectory(prefix="cardgen-peers-") as tmp:
         base = Path(tmp)
@@ -127,10 +131,14 @@ def measure(n: int, runs: int, protograf: str | None) -> str:
             text[3] = f"  rules: \"Edited {next(edits)} times. Draw a card.\""
             cards.write_text("\n".join(text))
         changed = timed(sheets, runs, before=edit)
-    pg_text = f"{pg:>9.2f}s" if pg else f"{'-':>10}"
-    ratio = f"{pg / cold:>7.1f}x" if pg else f"{'-':>8}"
-    return (f"{n:>7} {rl:>9.2f}s {pg_text} {cold:>12.2f}s {warm:>6.2f}s {changed:>9.2f}s "
-            f"{cold / rl:>7.2f}x {warm / rl:>7.2f}x {ratio}")
+    against = f"; protograf {pg:.2f} s ({pg / cold:.1f}x cardgen cold, {pg / warm:.1f}x warm)" if pg else ""
+    return Row(f"`peers`: `sheets --copies one`, cold / warm / one card changed, against bare reportlab "
+               f"(`rl_cards.py --mode direct --font ttf`){' and protograf 0.6.0 (Python 3.13)' if pg else ''}",
+               f"the peers' deck of `../shared/bench-peers/` (`gen_deck.py --n {n} --seed 1`: name, cost, type, "
+               "2–4 sentences of rules, AP/HP, rarity)",
+               f"{cold:.2f} / {warm:.2f} / {changed:.2f} s; reportlab {rl:.2f} s (cold {cold / rl:.2f}x, warm "
+               f"{warm / rl:.2f}x){against}",
+               ("≥ 15x protograf, " if pg else "") + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards")
 
 
 def main() -> None:
@@ -138,11 +146,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="300,3000")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
-    a = ap.parse_args()
-    print(f"{'deck':>7} {'reportlab':>10} {'protograf':>10} {'cardgen cold':>13} {'warm':>7} {'1 changed':>10} "
-          f"{'cold/rl':>8} {'warm/rl':>8} {'pg/cold':>8}")
-    for n in (int(s) for s in a.sizes.split(",")):
-        print(measure(n, a.runs, a.protograf), flush=True)
+    a = ap.parse_args(without_json(sys.argv[1:]))
+    report([measure(n, a.runs, a.protograf) for n in (int(s) for s in a.sizes.split(","))])
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ from pathlib import Path
 from pypdf import PdfReader
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from common import Row, report  # noqa: E402
 
 
 def run(*args: str) -> tuple[float, int]:
@@ -29,21 +32,26 @@ def main() -> None:
     import ctypes.util
 
     subset = "HarfBuzz" if ctypes.util.find_library("harfbuzz-subset") else "fontTools (slower)"
-    print(f"font subsetter: {subset}")
-    print(f"{'book':<48}{'pages':>7}{'seconds':>9}")
     import shutil
 
+    got = {}
     for label, args, cold in (("Power Trip rulebook, cold (no cache)", (), True),
                               ("Power Trip rulebook, warm", (), False),
                               ("... with the gallery appendix (+214 faces)", ("--gallery",), False),
                               ("... with the gallery appendix, again (warm)", ("--gallery",), False)):
         if cold:
             shutil.rmtree(REPO / "output" / "power-trip" / ".cache", ignore_errors=True)
-        took, pages = run(*args)
-        print(f"{label:<48}{pages:>7}{took:>9.2f}")
+        got[label] = run(*args)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import weasyprint"], check=True)
-    print(f"{'(importing WeasyPrint alone)':<55}{time.perf_counter() - t:>9.2f}")
+    imports = time.perf_counter() - t
+    (cold, pages), (warm, _), (gallery, gpages), (again, _) = got.values()
+    report([
+        Row("`rulebook`: cold (no cache) / warm", f"Power Trip, {pages} pages, 12 figures (subsetter: {subset})",
+            f"{cold:.2f} s / {warm:.2f} s (WeasyPrint's import {imports:.2f} s)", "cold ≤ 3 s"),
+        Row("`rulebook --gallery`: first run (214 gallery pictures made) / again", f"Power Trip, {gpages} pages",
+            f"{gallery:.2f} s / {again:.2f} s", "≤ 4 s"),
+    ])
 
 
 if __name__ == "__main__":

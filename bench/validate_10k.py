@@ -13,6 +13,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from common import Row, report  # noqa: E402
+
 CARDS = 10_000
 
 
@@ -34,7 +38,8 @@ def make_workspace(root: Path) -> None:
             n = f * per_file + i
             faction, prefix = ("Red", "R") if n % 2 == 0 else ("Blue", "U")
             unit = n % 3 != 0
-            lines += [f"- name: Card {n:05d}", f"  cost: {'RU'[n % 2] * (1 + n % 4)}", f"  faction: {faction}",
+            name = {0: "Tide Caller", 1: "Ember Guard", 2: "Firestorm"}.get(n, f"Card {n:05d}")  # in the rulebook
+            lines += [f"- name: {name}", f"  cost: {'RU'[n % 2] * (1 + n % 4)}", f"  faction: {faction}",
                       f"  kind: {'Unit' if unit else 'Spell'}",
                       "  text: |-\n    Guard\n    When this enters, deal 1 damage to a unit. Pay [R] to draw a card.",
                       *([f"  power: {n % 8}"] if unit else []),
@@ -66,14 +71,12 @@ def main() -> None:
         shutil.rmtree(root / "output" / "big", ignore_errors=True)
         cold, code = whole_process()
         warm = statistics.median(whole_process()[0] for _ in range(3))
-        print(f"{'what':<44} {'result':>12}")
-        print(f"{'cards':<44} {len(result.catalog):>12,}")
-        print(f"{'findings':<44} {len(result.findings):>12,}")
-        print(f"{'load + validate, library (median of 5)':<44} {statistics.median(times):>10.3f} s")
-        print(f"{'cardgen validate, whole process, cold':<44} {cold:>10.3f} s")
-        print(f"{'cardgen validate, whole process, warm (cache)':<44} {warm:>10.3f} s")
-        print(f"{'peak memory (library run)':<44} {peak:>9.0f} MB")
-        print(f"{'exit code':<44} {code:>12}")
+        deck = (f"{len(result.catalog):,} distinct generated cards with the fixture game's templates and rulebook "
+                f"({len(result.findings)} findings, exit {code})")
+        report([Row("`validate_10k`: load and check, library (no faces), median of 5", deck,
+                    f"{statistics.median(times):.2f} s ({peak:.0f} MB peak)"),
+                Row("`validate_10k`: `cardgen validate`, every face laid out, cold / warm (face cache)", deck,
+                    f"{cold:.2f} s / {warm:.2f} s", "≤ 2 s cold, ≤ 1 s warm")])
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from common import Row, report, without_json  # noqa: E402
 
 
 def once(code_root: Path, game: str) -> float:
@@ -28,7 +31,7 @@ def main() -> None:
     parser.add_argument("game", nargs="?", default="power-trip")
     parser.add_argument("--against", default="HEAD~1")
     parser.add_argument("--runs", type=int, default=9)
-    args = parser.parse_args()
+    args = parser.parse_args(without_json(sys.argv[1:]))
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
         subprocess.run(["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(other), args.against],
@@ -41,10 +44,9 @@ def main() -> None:
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(other)], check=False)
     a, b = statistics.median(theirs), statistics.median(ours)
-    print(f"{'cardgen validate ' + args.game + ', whole process':<44}{'median':>10}")
-    print(f"{args.against:<44}{a:>9.3f}s")
-    print(f"{'this checkout':<44}{b:>9.3f}s")
-    print(f"{'ratio':<44}{b / a:>9.2f}x  (target ≤ 1.10)")
+    report([Row(f"`validate_game`: `cardgen validate`, paired against revision {args.against}",
+                f"{args.game} with its templates and rulebook",
+                f"{b:.3f} s vs {a:.3f} s ({b / a:.2f}x)", "≤ 1.10x")])
 
 
 if __name__ == "__main__":

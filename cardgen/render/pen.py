@@ -35,6 +35,7 @@ class _TextRecorder:
         self.runs: list[Run] = []
         self.x: float | None = x
         self.y: float | None = y
+        self.at = (x, y)  # where the next run starts: a run continuing the last one needs it after a colour change
         self.font, self.size = canvas._fontname, canvas._fontsize
 
     def setFillColor(self, colour: Any) -> None:
@@ -43,14 +44,18 @@ class _TextRecorder:
 
     def setTextOrigin(self, x: float, y: float) -> None:
         self.x, self.y = x, y
+        self.at = (x, y)
 
     def setFont(self, name: str, size: float, leading: float | None = None) -> None:
         self.font, self.size = name, size
 
     def textOut(self, text: str) -> None:
         if text:
+            if not self.runs and self.x is None:  # a block's first run always says where it starts
+                self.x, self.y = self.at
             self.runs.append((self.canvas.stem(self.font), self.size, self.x, self.y, text))
             self.x = self.y = None
+            self.at = (self.at[0] + self.canvas.stringWidth(text, self.font, self.size), self.at[1])
 
     def textLine(self, text: str) -> None:
         self.textOut(text)

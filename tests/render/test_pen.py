@@ -162,3 +162,23 @@ def test_faces_laid_out_by_workers_equal_a_serial_run(tmp_path, monkeypatch) -> 
     serial, parallel = run(roots[0], False, 0), run(roots[1], True, 5)
     assert serial == parallel  # the same bytes and findings, wherever the faces were laid out
     assert run(roots[1], True, 0)[0] == parallel[0]  # and the cache they left serves the next run
+
+
+def test_text_continuing_after_a_colour_change_keeps_its_place(fixture_ws: Workspace) -> None:
+    from cardgen.render.pen import RecordingCanvas
+
+    studio = open_studio(fixture_ws, "clean")
+    canvas = RecordingCanvas(studio.fonts)
+    name = studio.fonts.name("CharisSIL-Regular")
+
+    def draw(c) -> None:  # type: ignore[no-untyped-def]
+        t = c.beginText()
+        t.setTextOrigin(10, 20)
+        t.setFont(name, 8)
+        t.textOut("ab")
+        t.setFillColor("#ff0000")
+        t.textOut("cd")  # no new origin: it follows "ab", in red
+        c.drawText(t)
+
+    runs = [part[1] for part in canvas.record(draw) if isinstance(part, tuple) and part[0] == "T"]
+    assert [r[0][2:4] for r in runs] == [(10, 20), (10 + canvas.stringWidth("ab", name, 8), 20)]

@@ -1,0 +1,30 @@
+"""What every benchmark shares: a row of results (what, deck, measured, target), printed as a table by hand or
+as JSON for `bench/readme.py`, which rewrites the README's benchmark table from all of them."""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class Row:
+    what: str  # the benchmark and what is measured
+    deck: str  # the deck (input) it was measured on
+    measured: str
+    target: str = ""
+
+
+def report(rows: list[Row]) -> None:
+    """A table on the terminal; with --json, the rows for bench/readme.py."""
+    if "--json" in sys.argv:
+        print(json.dumps([asdict(r) for r in rows]))
+        return
+    width = max(len(r.what) for r in rows) + 2
+    for r in rows:
+        print(f"{r.what:<{width}}{r.measured:>28}  {r.target:<24}  [{r.deck}]")
+
+
+def without_json(argv: list[str]) -> list[str]:
+    """The command-line arguments a benchmark parses itself (--json is report's)."""
+    return [a for a in argv if a != "--json"]
