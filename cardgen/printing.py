@@ -308,7 +308,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
 
     cache = studio.ws.output_dir(studio.game) / ".cache" / "png"
     tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"  # the ink mode is in each face's key
-    cached = {name: cache / f"{face.key}-{tag}.png" for name, face in named.items()}
+    cached = {name: cache / f"{face.picture_key()}-{tag}.png" for name, face in named.items()}
     missing = [name for name, path in cached.items() if not path.is_file()]
     for name, png in render(missing).items():
         write_atomic(cached[name], png)

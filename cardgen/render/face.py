@@ -44,6 +44,14 @@ class PreparedFace:
     bleed: float
     ops: list[Op] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    images: list[tuple[str, int, int]] = field(default_factory=list)  # (path, size, mtime) of each picture drawn
+
+    def picture_key(self) -> str:
+        """The key of what the face looks like: its key, and its pictures' files as they are now (a replaced
+        picture under the same name gives the face another look, not another key). For caches of rasters."""
+        if not self.images:
+            return self.key
+        return f"{self.key}-{hashlib.sha1(repr(sorted(self.images)).encode()).hexdigest()[:8]}"
 
     def edge(self) -> tuple[int, int, int] | None:
         """The colour the face shows at its cut: the paper's white, or the fill of the last opaque rectangle
@@ -240,6 +248,8 @@ class FaceRenderer:
         if not src:
             return None
         found, why = workspace_file(self.root, self.root, src)
+        face.images.append(file_stamp(found if found is not None else self.root / src))  # a cached face is
+        # only good while its pictures are the same files (a new aspect ratio changes the drawing)
         art = self.model.role_field(Role.ART)
         line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
         code, problem = "image-missing", f"image '{src[:80]}' {why}" if why else None
@@ -253,6 +263,15 @@ class FaceRenderer:
         else:
             props = {**props, "path": str(found)}
         return Op("image", box, props)
+
+
+def file_stamp(path: Path) -> tuple[str, int, int]:
+    """A file as (path, size, modification time in ns); (path, -1, -1) when there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), st.st_size, st.st_mtime_ns)
 
 
 def colour(value: Any, default: str | None = None) -> Color | None:

@@ -20,11 +20,11 @@ from typing import Any
 
 from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
-from .face import PreparedFace
+from .face import PreparedFace, file_stamp
 from .pen import Recording
 from .template import Template
 
-FORMAT = 2  # bump when the layout of an entry changes
+FORMAT = 3  # bump when the layout of an entry changes
 
 
 def code_files() -> list[Path]:
@@ -79,17 +79,17 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
 
 
 def entry_of(face: PreparedFace) -> tuple:
-    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, layout blob)."""
+    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, layout blob, pictures)."""
     findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
     ops = pickle.dumps(face.ops, protocol=pickle.HIGHEST_PROTOCOL)
-    return (face.width, face.height, face.bleed, face.edge(), findings, ops)
+    return (face.width, face.height, face.bleed, face.edge(), findings, ops, tuple(face.images))
 
 
 class FaceCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / f"faces-{code_digest()}.marshal"
-        self.entries: dict[str, tuple] = {}  # key -> (width, height, bleed, edge, findings blob, ops blob)
+        self.entries: dict[str, tuple] = {}  # key -> entry_of(face)
         self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
         self.added = False
@@ -112,11 +112,17 @@ class FaceCache:
         entry = self.entries.get(key)
         if entry is None:
             return None
+        width, height, bleed, edge, findings, ops, images = entry
+        if any(file_stamp(Path(path)) != (path, size, mtime) for path, size, mtime in images):
+            # a picture was replaced, fixed or removed since: the layout, its findings and recordings are stale
+            del self.entries[key]
+            for stale in [k for k in self.recordings if k == key or k.startswith(f"{key}-")]:
+                del self.recordings[stale]
+            return None
         self.used.add(key)
-        width, height, bleed, edge, findings, ops = entry
         face = object.__new__(_CachedFace)
         face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed, _blob=ops,
-                             findings=pickle.loads(findings) if findings else [])
+                             findings=pickle.loads(findings) if findings else [], images=[tuple(i) for i in images])
         face.__dict__["_edge"] = edge
         return face
 

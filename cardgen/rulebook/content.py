@@ -120,7 +120,7 @@ class BookContent:
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
         cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"
-        name = {f.key: f"{f.key}-{dpi}-{code_digest()}.{'jpg' if jpeg else 'png'}" for f in faces}
+        name = {f.key: f"{f.picture_key()}-{dpi}-{code_digest()}.{'jpg' if jpeg else 'png'}" for f in faces}
         todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / name[f.key]).is_file()]
         for (_, face), picture in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi,
                                                         recordings=self.studio.renderer.recordings, jpeg=jpeg)):

@@ -182,3 +182,34 @@ def test_text_continuing_after_a_colour_change_keeps_its_place(fixture_ws: Works
 
     runs = [part[1] for part in canvas.record(draw) if isinstance(part, tuple) and part[0] == "T"]
     assert [r[0][2:4] for r in runs] == [(10, 20), (10 + canvas.stringWidth("ab", name, 8), 20)]
+
+
+def test_a_picture_replaced_under_the_same_name_is_drawn_anew(scratch_ws: Workspace) -> None:
+    import shutil
+
+    from PIL import Image
+
+    from cardgen.printing import PngOptions, export_pngs
+
+    art = scratch_ws.root / "cards" / "clean" / "art.png"
+    Image.new("RGB", (60, 40), (40, 90, 200)).save(art)
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("- name: Tide Caller\n", "- name: Tide Caller\n  art: cards/clean/art.png\n"))
+
+    def sheets() -> bytes:
+        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
+        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+        pdf = sheet_bytes(studio, SheetOptions(copies="one"), chosen).pdf
+        save_disk_cache(studio)
+        return pdf
+
+    pngs = scratch_ws.root / "output" / "clean" / "png"
+    sheets()
+    export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), pngs)
+    Image.new("RGB", (20, 80), (200, 40, 40)).save(art)  # same name, another shape and colour
+    warm = sheets()
+    shutil.rmtree(scratch_ws.root / "output" / "clean" / ".cache")
+    assert warm == sheets()  # the same as without any cache: the new picture, at its own aspect ratio
+    export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), pngs)
+    face = Image.open(pngs / "tide-caller.png").convert("RGB")
+    assert any(r > 150 and b < 80 for _, (r, g, b) in face.getcolors(1 << 20))  # the red picture, not the blue
