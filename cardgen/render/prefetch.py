@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Sequence
@@ -65,6 +66,8 @@ def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers:
     try:
         with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=ignore_interrupts) as pool:
             results = list(pool.map(_lay_out, chunks))
+    except (OSError, RuntimeError, BrokenProcessPool):  # no processes to be had (or one was killed): lay out here
+        return 0
     finally:
         _WORK.clear()
     for chunk in results:
