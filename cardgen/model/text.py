@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from .game import GameModel
 
@@ -18,8 +18,9 @@ SYMBOL = r"\[(?P<sq>[A-Za-z])\]|\{(?P<br>[A-Za-z0-9]+(?:/[A-Za-z0-9]+)?)\}"  # '
 _SYMBOL = re.compile(SYMBOL)
 
 
-@dataclass(frozen=True)
-class Atom:
+class Atom(NamedTuple):
+    """A piece of text in one style, or a cost symbol (a tuple: hashed and compared in C, millions of times)."""
+
     text: str  # the text, or the symbol letter for an icon
     style: int = 0
     icon: bool = False
@@ -119,8 +120,9 @@ def parse(text: str, rules: RichRules, base_style: int = 0) -> list[Paragraph]:
                 if current:
                     words.append(tuple(current))
                     # a keyword's number ('Scry 1', 'Poison X') still belongs to it
-                    numeric = "".join(a.text for a in current).strip(":,").isdigit() or current[0].text == "X"
-                    since_keyword += 0 if since_keyword == 1 and numeric else 1
+                    if since_keyword != 1 or not ("".join(a.text for a in current).strip(":,").isdigit() or
+                                                  current[0].text == "X"):
+                        since_keyword += 1
                     current = []
             elif kind == "bold":
                 bold = not bold

@@ -199,6 +199,14 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                        face.bleed + x0 + w * 0.8, _y(face, rule_y + size * 0.4))
         x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
         y_pdf = _y(face, baseline)
+        if not any(a.icon or a.style or a.text in rt.SIGNS for word in line.words for a in word):
+            whole = " ".join(["".join([a.text for a in word]) for word in line.words])
+            if len(fonts.split_runs(family.regular, whole)) == 1:  # plain text, one font: the line as one string
+                if whole:
+                    text.setTextOrigin(face.bleed + x, y_pdf)
+                    text.setFont(fonts.name(family.regular), size)
+                    text.textOut(whole)
+                continue
         run = _Run(text, fonts, size, face.bleed, y_pdf)  # a line's same-font text drawn as one string
         for n, (word, widths) in enumerate(zip(line.words, line.advances)):
             if n:

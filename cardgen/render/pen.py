@@ -35,7 +35,8 @@ class _TextRecorder:
         self.runs: list[Run] = []
         self.x: float | None = x
         self.y: float | None = y
-        self.at = (x, y)  # where the next run starts: a run continuing the last one needs it after a colour change
+        self.origin = (x, y)  # the line's start, and what was drawn since (a run continuing the text after a
+        self.since: list[tuple[str, float, str]] = []  # colour change must say where it starts)
         self.font, self.size = canvas._fontname, canvas._fontsize
 
     def setFillColor(self, colour: Any) -> None:
@@ -44,7 +45,7 @@ class _TextRecorder:
 
     def setTextOrigin(self, x: float, y: float) -> None:
         self.x, self.y = x, y
-        self.at = (x, y)
+        self.origin, self.since = (x, y), []
 
     def setFont(self, name: str, size: float, leading: float | None = None) -> None:
         self.font, self.size = name, size
@@ -52,10 +53,11 @@ class _TextRecorder:
     def textOut(self, text: str) -> None:
         if text:
             if not self.runs and self.x is None:  # a block's first run always says where it starts
-                self.x, self.y = self.at
+                self.x = self.origin[0] + sum(self.canvas.stringWidth(t, f, s) for f, s, t in self.since)
+                self.y = self.origin[1]
             self.runs.append((self.canvas.stem(self.font), self.size, self.x, self.y, text))
             self.x = self.y = None
-            self.at = (self.at[0] + self.canvas.stringWidth(text, self.font, self.size), self.at[1])
+            self.since.append((self.font, self.size, text))
 
     def textLine(self, text: str) -> None:
         self.textOut(text)

@@ -60,14 +60,17 @@ class Measurer:
 
     def atom(self, atom: Atom, size: float) -> float:
         key = (atom, size)
-        if key not in self._cache:
-            if atom.icon:
-                self._cache[key] = size * ICON_SCALE + size * 0.08
-            else:
-                stem = self.family.stem(atom.style)
-                self._cache[key] = sum(self.fonts.width(s, t, size) for s, t in self.fonts.split_runs(stem, atom.text)) \
-                    - 2 * squeeze(self.fonts, stem, atom.text, size)
-        return self._cache[key]
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        if atom.icon:
+            found = size * ICON_SCALE + size * 0.08
+        else:
+            stem = self.family.stem(atom.style)
+            found = sum(self.fonts.width(s, t, size) for s, t in self.fonts.split_runs(stem, atom.text)) \
+                - 2 * squeeze(self.fonts, stem, atom.text, size)
+        self._cache[key] = found
+        return found
 
     def word(self, word: Word, size: float) -> float:
         return sum(self.atom(a, size) for a in word)
@@ -97,7 +100,7 @@ def layout(blocks: list[list[Paragraph]], m: Measurer, size: float, leading: flo
             start = True
             para: list[Line] = []
             for word in words:
-                widths = tuple(m.atom(a, size) for a in word)
+                widths = tuple([m.atom(a, size) for a in word])
                 w = sum(widths)
                 add = w if not current else cur_w + space + w
                 if current and add > width:
