@@ -119,8 +119,8 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
     laid_out: list[str] = []
     real = facecache.FaceCache.get
 
-    def get(self, key, template):  # type: ignore[no-untyped-def]
-        face = real(self, key, template)
+    def get(self, key, template, relayout):  # type: ignore[no-untyped-def]
+        face = real(self, key, template, relayout)
         laid_out.append("cached" if face is not None else "new")
         return face
 

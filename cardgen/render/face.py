@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from reportlab.lib.colors import Color, HexColor, toColor
 
@@ -78,7 +78,7 @@ EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
 class FaceStore(Protocol):
     """Where prepared faces outlive a run (render.facecache.FaceCache)."""
 
-    def get(self, key: str, template: Template) -> PreparedFace | None: ...
+    def get(self, key: str, template: Template, relayout: Callable[[], list[Op]]) -> PreparedFace | None: ...
 
     def put(self, face: PreparedFace) -> None: ...
 
@@ -139,10 +139,17 @@ class FaceRenderer:
         if key in self._prepared:
             return self._prepared[key]
         if self.store is not None:
-            cached = self.store.get(key, template)
+            cached = self.store.get(key, template, lambda: self._lay_out(key, card, template, bleed).ops)
             if cached is not None:
                 self._prepared[key] = cached
                 return cached
+        face = self._lay_out(key, card, template, bleed)
+        self._prepared[key] = face
+        if self.store is not None:
+            self.store.put(face)
+        return face
+
+    def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
         face = PreparedFace(key, template, w, h, bleed)
         ctx = context(card, self.model, template)
@@ -157,9 +164,6 @@ class FaceRenderer:
                 face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
                                              "template-error", card.id,
                                              f"element '{element.id or element.type}' failed: {exc}"))
-        self._prepared[key] = face
-        if self.store is not None:
-            self.store.put(face)
         return face
 
     def _box(self, element: Element, props: dict[str, Any], face: PreparedFace) -> tuple[float, float, float, float]:

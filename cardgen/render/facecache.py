@@ -3,10 +3,10 @@ and draws only what changed.
 
 Entries are keyed by the face key (card data, template files, model, bleed, the fonts' fingerprints); the
 file name carries a hash of cardgen's own rendering code, so a new cardgen never reads an old layout. The file
-is one `marshal` dictionary: per face its size, edge colour and findings, its layout as a pickled blob that
-is unpickled only when something asks for it (a warm print run never does), and its recording (render.pen):
-the content stream a sheet replays. The cache lives in the workspace's output folder and is trusted like the
-workspace itself.
+is one `marshal` dictionary: per face its size, edge colour, findings and pictures, and its recording
+(render.pen): the content stream a sheet replays. Layouts are not kept: the rare reader of one (a low-ink
+copy, a rulebook figure) has the face laid out again. The cache lives in the workspace's output folder and
+is trusted like the workspace itself.
 """
 from __future__ import annotations
 
@@ -16,15 +16,15 @@ import marshal
 import pickle
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
-from .face import PreparedFace, file_stamp
+from .face import Op, PreparedFace, file_stamp
 from .pen import Recording
 from .template import Template
 
-FORMAT = 3  # bump when the layout of an entry changes
+FORMAT = 4  # bump when the layout of an entry changes
 
 
 def code_files() -> list[Path]:
@@ -46,14 +46,14 @@ def code_digest() -> str:
 
 
 class _CachedFace(PreparedFace):
-    """A face read from the cache: everything but its layout is at hand; the layout (`ops`) is unpickled the
-    first time something reads it."""
+    """A face read from the cache: its size, edge, findings, pictures and (in the recordings) its drawing are
+    at hand; its layout (`ops`) is laid out again the first time something reads it (a low-ink or press copy,
+    a rulebook figure's callouts), which a print run never does."""
 
     def __getattr__(self, name: str) -> Any:  # called only for attributes not set: `ops` before its first use
-        if name != "ops" or "_blob" not in self.__dict__:
+        if name != "ops" or "_relayout" not in self.__dict__:
             raise AttributeError(name)
-        with no_cyclic_gc():
-            ops = pickle.loads(self.__dict__["_blob"])
+        ops = self.__dict__.pop("_relayout")()
         self.__dict__["ops"] = ops
         return ops
 
@@ -79,10 +79,10 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
 
 
 def entry_of(face: PreparedFace) -> tuple:
-    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, layout blob, pictures)."""
+    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, pictures). Not its
+    layout: pickling layouts cost more than laying out again the few faces whose layout is asked for."""
     findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
-    ops = pickle.dumps(face.ops, protocol=pickle.HIGHEST_PROTOCOL)
-    return (face.width, face.height, face.bleed, face.edge(), findings, ops, tuple(face.images))
+    return (face.width, face.height, face.bleed, face.edge(), findings, tuple(face.images))
 
 
 class FaceCache:
@@ -103,7 +103,9 @@ class FaceCache:
         self.entries = data.get("faces", {})
         self.recordings = KeptRecordings(data.get("drawn", {}))
 
-    def get(self, key: str, template: Template) -> PreparedFace | None:
+    def get(self, key: str, template: Template, relayout: Callable[[], list[Op]]) -> PreparedFace | None:
+        """The cached face of `key`, whose layout `relayout` makes when it is read; None when there is none or
+        one of its pictures changed."""
         if key in self.fresh:
             self.used.add(key)
             face = copy.copy(self.fresh[key])
@@ -112,7 +114,7 @@ class FaceCache:
         entry = self.entries.get(key)
         if entry is None:
             return None
-        width, height, bleed, edge, findings, ops, images = entry
+        width, height, bleed, edge, findings, images = entry
         if any(file_stamp(Path(path)) != (path, size, mtime) for path, size, mtime in images):
             # a picture was replaced, fixed or removed since: the layout, its findings and recordings are stale
             del self.entries[key]
@@ -121,8 +123,9 @@ class FaceCache:
             return None
         self.used.add(key)
         face = object.__new__(_CachedFace)
-        face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed, _blob=ops,
-                             findings=pickle.loads(findings) if findings else [], images=[tuple(i) for i in images])
+        face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed,
+                             _relayout=relayout, findings=pickle.loads(findings) if findings else [],
+                             images=[tuple(i) for i in images])
         face.__dict__["_edge"] = edge
         return face
 

@@ -213,3 +213,22 @@ def test_a_picture_replaced_under_the_same_name_is_drawn_anew(scratch_ws: Worksp
     export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), pngs)
     face = Image.open(pngs / "tide-caller.png").convert("RGB")
     assert any(r > 150 and b < 80 for _, (r, g, b) in face.getcolors(1 << 20))  # the red picture, not the blue
+
+
+def test_a_cached_face_is_laid_out_again_when_its_layout_is_needed(scratch_ws: Workspace) -> None:
+    """The cache keeps no layouts: a low-ink copy of a cached face re-lays it out, to the same bytes."""
+    def low_ink() -> bytes:
+        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
+        chosen, _ = choose_cards(studio, SheetOptions(copies="one", ink="low"))
+        pdf = sheet_bytes(studio, SheetOptions(copies="one", ink="low"), chosen).pdf
+        save_disk_cache(studio)
+        return pdf
+
+    studio = with_disk_cache(open_studio(scratch_ws, "clean"))
+    fresh = studio.prepare(studio.designs(printable=True)[0])[0]
+    save_disk_cache(studio)
+    cached = with_disk_cache(open_studio(scratch_ws, "clean")).prepare(studio.designs(printable=True)[0])[0]
+    assert "ops" not in cached.__dict__ and [(op.type, op.box) for op in cached.ops] == \
+        [(op.type, op.box) for op in fresh.ops]
+    first = low_ink()
+    assert low_ink() == first
