@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import pickle
 import threading
@@ -81,6 +80,8 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
         big = sum(p.stat().st_size for p in files) > PARALLEL_BYTES
     except OSError:
         big = False
+    import multiprocessing  # here: a warm run of a small game never starts a process
+
     if big and (os.cpu_count() or 1) > 1 and threading.active_count() == 1 and \
             "fork" in multiprocessing.get_all_start_methods():
         from concurrent.futures import ProcessPoolExecutor
