@@ -3,8 +3,12 @@ as JSON for `bench/readme.py`, which rewrites the README's benchmark table from 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -28,3 +32,11 @@ def report(rows: list[Row]) -> None:
 def without_json(argv: list[str]) -> list[str]:
     """The command-line arguments a benchmark parses itself (--json is report's)."""
     return [a for a in argv if a != "--json"]
+
+
+def scratch_workspace(tmp: str | Path) -> Path:
+    """A copy of the repository's games (rules, cards, templates) to edit and build in."""
+    root = Path(tmp) / "ws"
+    for part in ("rules", "cards", "templates"):
+        shutil.copytree(REPO / part, root / part)
+    return root

@@ -2,7 +2,6 @@
 Run by hand; prints a table. Works on a scratch copy of the workspace."""
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 import time
@@ -12,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report  # noqa: E402
+from common import Row, report, scratch_workspace  # noqa: E402
 
 from cardgen.gallery.serve import LiveGallery  # noqa: E402
 from cardgen.workspace import Workspace  # noqa: E402
@@ -20,9 +19,7 @@ from cardgen.workspace import Workspace  # noqa: E402
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "ws"
-        for part in ("rules", "cards", "templates"):
-            shutil.copytree(REPO / part, root / part)
+        root = scratch_workspace(tmp)
         ws = Workspace.find(root)
         live = LiveGallery(ws, "power-trip", root / "output" / "power-trip" / "gallery", lambda m: None)
         t = time.perf_counter()

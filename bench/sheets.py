@@ -15,7 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report  # noqa: E402
+from common import Row, report, scratch_workspace  # noqa: E402
 
 
 def timed(args: list[str], root: Path, runs: int = 5) -> float:
@@ -46,9 +46,7 @@ def synthetic(root: Path, n: int = 300) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Path(tmp) / "ws"
-        for part in ("rules", "cards", "templates"):
-            shutil.copytree(REPO / part, ws / part)
+        ws = scratch_workspace(tmp)
         (ws / "fonts").mkdir()
         out = Path(tmp) / "s.pdf"
         run = timed(["sheets", "power-trip", "--out", str(out)], ws)

@@ -4,7 +4,6 @@ PDF is written (the loop's own report, which counts from the file's modification
 from __future__ import annotations
 
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -15,14 +14,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report  # noqa: E402
+from common import Row, report, scratch_workspace  # noqa: E402
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "ws"
-        for part in ("rules", "cards", "templates"):
-            shutil.copytree(REPO / part, root / part)
+        root = scratch_workspace(tmp)
         log = Path(tmp) / "watch.log"
         with log.open("w") as out:
             proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(root), "sheets", "power-trip",

@@ -56,6 +56,16 @@ class _Direct:
         c.restoreState()
 
 
+def _cached_sheets(ws: Workspace, **options: str) -> bytes:
+    """One of each card's sheets, with the workspace's face cache read and saved, as `cardgen sheets` does."""
+    studio = with_disk_cache(open_studio(ws, "clean"))
+    opts = SheetOptions(copies="one", **options)  # type: ignore[arg-type]
+    chosen, _ = choose_cards(studio, opts)
+    pdf = sheet_bytes(studio, opts, chosen).pdf
+    save_disk_cache(studio)
+    return pdf
+
+
 def _raster(pdf: bytes):  # type: ignore[no-untyped-def]
     return pdfium.PdfDocument(pdf)[0].render(scale=3).to_pil().convert("RGB")
 
@@ -122,11 +132,7 @@ def test_a_warm_run_replays_and_an_edit_draws_one_face(scratch_ws: Workspace, mo
     monkeypatch.setattr(pdfsheets, "draw_face", counting)
 
     def run() -> bytes:
-        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
-        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
-        pdf = sheet_bytes(studio, SheetOptions(copies="one"), chosen).pdf
-        save_disk_cache(studio)
-        return pdf
+        return _cached_sheets(scratch_ws)
 
     cold = run()
     assert len(drawn) == 4  # three fronts and the back
@@ -197,11 +203,7 @@ def test_a_picture_replaced_under_the_same_name_is_drawn_anew(scratch_ws: Worksp
     cards.write_text(cards.read_text().replace("- name: Tide Caller\n", "- name: Tide Caller\n  art: cards/clean/art.png\n"))
 
     def sheets() -> bytes:
-        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
-        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
-        pdf = sheet_bytes(studio, SheetOptions(copies="one"), chosen).pdf
-        save_disk_cache(studio)
-        return pdf
+        return _cached_sheets(scratch_ws)
 
     pngs = scratch_ws.root / "output" / "clean" / "png"
     sheets()
@@ -218,11 +220,7 @@ def test_a_picture_replaced_under_the_same_name_is_drawn_anew(scratch_ws: Worksp
 def test_a_cached_face_is_laid_out_again_when_its_layout_is_needed(scratch_ws: Workspace) -> None:
     """The cache keeps no layouts: a low-ink copy of a cached face re-lays it out, to the same bytes."""
     def low_ink() -> bytes:
-        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
-        chosen, _ = choose_cards(studio, SheetOptions(copies="one", ink="low"))
-        pdf = sheet_bytes(studio, SheetOptions(copies="one", ink="low"), chosen).pdf
-        save_disk_cache(studio)
-        return pdf
+        return _cached_sheets(scratch_ws, ink="low")
 
     studio = with_disk_cache(open_studio(scratch_ws, "clean"))
     fresh = studio.prepare(studio.designs(printable=True)[0])[0]
