@@ -313,7 +313,9 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     for name, png in render(missing).items():
         write_atomic(cached[name], png)
     for i, name in enumerate(named):
-        path = write_atomic(inside(out_dir, f"{name}.png"), cached[name].read_bytes())
+        path, data = inside(out_dir, f"{name}.png"), cached[name].read_bytes()
+        if not (path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data):
+            write_atomic(path, data)  # an unchanged face's file is left as it is (a rebuild rewrites only changes)
         result.outputs.append(Output(path, name))
         progress("png", i + 1, len(named))
     prune_cache(cache, "*.png", {p.name for p in cached.values()}, keep_others_of=tag)

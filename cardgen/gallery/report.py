@@ -9,7 +9,7 @@ from ..errors import Finding
 from ..model.cost import parse_cost
 from ..model.game import Role, assign_groups
 from ..output import write_atomic
-from ..plots import figure_png, pyplot
+from ..plots import Figures
 from ..project import Studio
 from .page import page_template
 
@@ -21,7 +21,9 @@ def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
 
 
 def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
-    plt = pyplot()
+    """The report page and its figures; a figure is drawn again only when what it shows changed (the figures are
+    kept in output/GAME/.cache/report/)."""
+    made = Figures(studio.ws.output_dir(studio.game) / ".cache" / "report", Path(__file__).read_text())
     cards = studio.designs()
     model = studio.model
     cfield, kfield = model.role_field(Role.FACTION), model.role_field(Role.KIND)
@@ -36,20 +38,24 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         if c.get(cost):
             curve[_label(c, cfield)][parse_cost(str(c.get(cost)), studio.model.cost).total] += 1
     if curve:
-        fig, ax = plt.subplots(figsize=(7, 3.2))
-        groups = sorted(curve, key=lambda g: (-sum(curve[g].values()), g))[:8]
-        top = max(max(v) for v in curve.values())
-        width = 0.8 / len(groups)
-        for i, g in enumerate(groups):
-            xs = list(range(top + 1))
-            ax.bar([x + i * width - 0.4 + width / 2 for x in xs], [curve[g][x] for x in xs], width,
-                   label=g, color=colours.get(g))
-        ax.set_xlabel("cost (symbols + generic)")
-        ax.set_ylabel("designs")
-        ax.set_xticks(range(top + 1))
-        ax.legend(frameon=False, ncol=4, fontsize=8)
-        ax.set_title("Cost curve by faction")
-        figures.append(("cost-curve", "How many designs cost how much, per faction", figure_png(fig)))
+        def cost_curve(plt: Any) -> Any:
+            fig, ax = plt.subplots(figsize=(7, 3.2))
+            groups = sorted(curve, key=lambda g: (-sum(curve[g].values()), g))[:8]
+            top = max(max(v) for v in curve.values())
+            width = 0.8 / len(groups)
+            for i, g in enumerate(groups):
+                xs = list(range(top + 1))
+                ax.bar([x + i * width - 0.4 + width / 2 for x in xs], [curve[g][x] for x in xs], width,
+                       label=g, color=colours.get(g))
+            ax.set_xlabel("cost (symbols + generic)")
+            ax.set_ylabel("designs")
+            ax.set_xticks(range(top + 1))
+            ax.legend(frameon=False, ncol=4, fontsize=8)
+            ax.set_title("Cost curve by faction")
+            return fig
+        figures.append(("cost-curve", "How many designs cost how much, per faction",
+                        made.png("cost-curve", (sorted((g, sorted(n.items())) for g, n in curve.items()), colours),
+                                 cost_curve)))
 
     # 2. stats against cost
     stats = model.role_fields(Role.ATTACK) + model.role_fields(Role.HEALTH)
@@ -58,14 +64,19 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
               for s in stats}
     stats = [s for s in stats if points[s]]
     if stats:
-        fig, axes = plt.subplots(1, len(stats), figsize=(3.4 * len(stats), 3), squeeze=False)
-        for ax, s in zip(axes[0], stats):
-            for x, y, g in points[s]:
-                ax.scatter(x, y, s=22, alpha=0.7, color=colours.get(g, "#555555"))
-            ax.set_xlabel("cost")
-            ax.set_ylabel(studio.model.fields[s].label or s)
-            ax.set_title(f"{studio.model.fields[s].label or s} against cost")
-        figures.append(("stats", "Stats against cost (one dot per design; colour = faction)", figure_png(fig)))
+        labels = {s: studio.model.fields[s].label or s for s in stats}
+
+        def stats_plot(plt: Any) -> Any:
+            fig, axes = plt.subplots(1, len(stats), figsize=(3.4 * len(stats), 3), squeeze=False)
+            for ax, s in zip(axes[0], stats):
+                for x, y, g in points[s]:
+                    ax.scatter(x, y, s=22, alpha=0.7, color=colours.get(g, "#555555"))
+                ax.set_xlabel("cost")
+                ax.set_ylabel(labels[s])
+                ax.set_title(f"{labels[s]} against cost")
+            return fig
+        figures.append(("stats", "Stats against cost (one dot per design; colour = faction)",
+                        made.png("stats", (points, labels, colours), stats_plot)))
 
     # 3. rarity and kind mix per faction, against the collation
     assigned = assign_groups(studio.check.catalog, studio.model.collation)
@@ -79,38 +90,47 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
         if group is not None and group.name in expected:
             actual[group.name][str(model.role_value(c, Role.RARITY) or "no rarity").lower()] += 1
     if expected:
-        fig, ax = plt.subplots(figsize=(7, 3.2))
-        names = list(expected)
-        rarities = sorted({r for e in expected.values() for r in e} | {r for a in actual.values() for r in a})
-        width = 0.8 / len(rarities)
-        for i, r in enumerate(rarities):
-            centres = [n + i * width - 0.4 + width / 2 for n in range(len(names))]
-            ax.bar(centres, [actual[g][r] for g in names], width, label=f"{r} (transcribed)")
-            ax.scatter(centres, [expected[g].get(r, 0) for g in names], marker="_", s=300, color="black", zorder=3)
-        ax.set_xticks(range(len(names)), names)
-        ax.set_ylabel("designs")
-        ax.set_title("Designs per rarity against the collation (black bars: expected)")
-        ax.legend(frameon=False, fontsize=8)
-        figures.append(("rarities", "Rarity mix per collation group, against what the collation expects", figure_png(fig)))
+        def rarity_plot(plt: Any) -> Any:
+            fig, ax = plt.subplots(figsize=(7, 3.2))
+            names = list(expected)
+            rarities = sorted({r for e in expected.values() for r in e} | {r for a in actual.values() for r in a})
+            width = 0.8 / len(rarities)
+            for i, r in enumerate(rarities):
+                centres = [n + i * width - 0.4 + width / 2 for n in range(len(names))]
+                ax.bar(centres, [actual[g][r] for g in names], width, label=f"{r} (transcribed)")
+                ax.scatter(centres, [expected[g].get(r, 0) for g in names], marker="_", s=300, color="black",
+                           zorder=3)
+            ax.set_xticks(range(len(names)), names)
+            ax.set_ylabel("designs")
+            ax.set_title("Designs per rarity against the collation (black bars: expected)")
+            ax.legend(frameon=False, fontsize=8)
+            return fig
+        figures.append(("rarities", "Rarity mix per collation group, against what the collation expects",
+                        made.png("rarities", (expected, sorted((g, sorted(n.items())) for g, n in actual.items())),
+                                 rarity_plot)))
     if kfield and cfield:
         mix: dict[str, Counter[str]] = defaultdict(Counter)
         for c in cards:
             for k in c.values(kfield) or ["none"]:
                 term = studio.model.term(kfield, str(k))
                 mix[_label(c, cfield)][term.name if term else str(k)] += 1
-        fig, ax = plt.subplots(figsize=(7, 3.2))
-        names = sorted(mix, key=lambda g: -sum(mix[g].values()))[:10]
-        kinds = sorted({k for m in mix.values() for k in m})
-        bottom = [0.0] * len(names)
-        for k in kinds:
-            vals = [mix[g][k] for g in names]
-            ax.bar(names, vals, bottom=bottom, label=k)
-            bottom = [b + float(v) for b, v in zip(bottom, vals)]
-        ax.tick_params(axis="x", rotation=30)
-        ax.set_ylabel("designs")
-        ax.set_title("Kinds per faction (aliases counted as their kind)")
-        ax.legend(frameon=False, fontsize=7, ncol=2)
-        figures.append(("kinds", "Kinds per faction", figure_png(fig)))
+
+        def kinds_plot(plt: Any) -> Any:
+            fig, ax = plt.subplots(figsize=(7, 3.2))
+            names = sorted(mix, key=lambda g: -sum(mix[g].values()))[:10]
+            kinds = sorted({k for m in mix.values() for k in m})
+            bottom = [0.0] * len(names)
+            for k in kinds:
+                vals = [mix[g][k] for g in names]
+                ax.bar(names, vals, bottom=bottom, label=k)
+                bottom = [b + float(v) for b, v in zip(bottom, vals)]
+            ax.tick_params(axis="x", rotation=30)
+            ax.set_ylabel("designs")
+            ax.set_title("Kinds per faction (aliases counted as their kind)")
+            ax.legend(frameon=False, fontsize=7, ncol=2)
+            return fig
+        figures.append(("kinds", "Kinds per faction",
+                        made.png("kinds", [(g, sorted(n.items())) for g, n in mix.items()], kinds_plot)))
 
     # 4. keyword usage
     words: Counter[str] = Counter()
@@ -118,23 +138,30 @@ def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     for kw in studio.model.keywords:
         words[kw.name] = sum(1 for t in texts if kw.name.lower() in t)
     if words:
-        fig, ax = plt.subplots(figsize=(7, 0.25 * len(words) + 1))
-        items = sorted(words.items(), key=lambda kv: kv[1])
-        ax.barh([k for k, _ in items], [v for _, v in items], color="#6b3fa0")
-        ax.set_xlabel("cards whose text uses it")
-        ax.set_title("Glossary keywords in use")
-        figures.append(("keywords", "How many cards use each glossary keyword", figure_png(fig)))
+        def keywords_plot(plt: Any) -> Any:
+            fig, ax = plt.subplots(figsize=(7, 0.25 * len(words) + 1))
+            items = sorted(words.items(), key=lambda kv: kv[1])
+            ax.barh([k for k, _ in items], [v for _, v in items], color="#6b3fa0")
+            ax.set_xlabel("cards whose text uses it")
+            ax.set_title("Glossary keywords in use")
+            return fig
+        figures.append(("keywords", "How many cards use each glossary keyword",
+                        made.png("keywords", list(words.items()), keywords_plot)))
 
     # 5. open findings by category
     by_code: Counter[tuple[str, str]] = Counter((str(f.severity), f.code) for f in findings)
     if by_code:
-        fig, ax = plt.subplots(figsize=(7, 0.25 * len(by_code) + 1))
-        rows = sorted(by_code.items(), key=lambda kv: kv[1])
-        ax.barh([c for (_, c), _ in rows], [v for _, v in rows], color=[SEVERITY_COLOURS[s] for (s, _), _ in rows])
-        ax.set_xlabel("findings")
-        ax.set_title("Open findings by category (red: errors, amber: warnings, blue: info)")
-        figures.append(("findings", "Open findings by category", figure_png(fig)))
+        def findings_plot(plt: Any) -> Any:
+            fig, ax = plt.subplots(figsize=(7, 0.25 * len(by_code) + 1))
+            rows = sorted(by_code.items(), key=lambda kv: kv[1])
+            ax.barh([c for (_, c), _ in rows], [v for _, v in rows], color=[SEVERITY_COLOURS[s] for (s, _), _ in rows])
+            ax.set_xlabel("findings")
+            ax.set_title("Open findings by category (red: errors, amber: warnings, blue: info)")
+            return fig
+        figures.append(("findings", "Open findings by category",
+                        made.png("findings", sorted(by_code.items()), findings_plot)))
 
+    made.prune()
     for name, _, png in figures:
         write_atomic(out / f"{name}.png", png)
     page = _page(studio, figures, by_code, findings)

@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
+from ..output import write_atomic
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
 from ..sandbox import LimitedSandbox
@@ -99,10 +100,8 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
                                         if c.id in content.images], lang="en")
     except TemplateError as exc:  # a workspace's own book template: its mistake, one line, never a traceback
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
-    refused: list[str] = []
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
-    pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
-                            ws.root / "rules" / game / "rulebook", book.title, allowed, refused)
+    pdf, pages, refused = _typeset(html, content, ws, game, paper, book.title, allowed)
     html = resolve_images(html, content.image_files, inline=True)
     for url in dict.fromkeys(refused):
         file, line = _where_named(chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"))
@@ -111,6 +110,62 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
                                         "URIs are read (never the network)"))
     save_disk_cache(studio)
     return Rulebook(html, pdf, pages, content.findings)
+
+
+def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: str, title: str,
+             allowed: tuple[Path, ...]) -> tuple[bytes, int, list[str]]:
+    """The PDF of the book's HTML, reused from output/GAME/.cache/ while the HTML (pictures by their face and
+    files) and every other input but the card files are the same: a card the book does not show can change
+    without the book being typeset again."""
+    import hashlib
+    import pickle
+
+    key = hashlib.sha1((html + "\0" + inputs_digest(ws, game, paper, cards=False)).encode()).hexdigest()[:16]
+    cache = ws.output_dir(game) / ".cache"
+    path = cache / f"typeset-{key}.pickle"
+    try:
+        kept = pickle.loads(path.read_bytes())
+        if isinstance(kept, tuple) and len(kept) == 3:
+            return kept  # type: ignore[no-any-return]
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        pass
+    refused: list[str] = []
+    pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
+                            ws.root / "rules" / game / "rulebook", title, allowed, refused)
+    if ws.output_dir(game).is_dir():  # kept only where outputs already go (validating never typesets)
+        try:
+            write_atomic(path, pickle.dumps((pdf, pages, refused), protocol=pickle.HIGHEST_PROTOCOL))
+            for old in cache.glob("typeset-*.pickle"):
+                if old != path:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return pdf, pages, refused
+
+
+def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> str:
+    """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards, templates,
+    fonts, pictures: by path, size and modification time) and cardgen's own code and page templates (by
+    content). Equal digests mean an equal book. Without `cards`, the game's card files are left out (what the
+    book shows of them is in its HTML)."""
+    import hashlib
+    import os
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha1(f"{game}\0{paper}".encode())
+    for path in sorted([*package.rglob("*.py"), *(package / "data" / "templates").rglob("*")]):
+        if path.is_file():
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    root = ws.root.resolve()
+    card_folder = ws.cards_dir(game).resolve()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (Path(folder) == root and d == "output"))
+        for name in sorted(files):
+            if not cards and Path(folder).is_relative_to(card_folder) and name.endswith((".yaml", ".yml")):
+                continue
+            stat = (Path(folder) / name).stat()
+            h.update(f"{Path(folder, name).relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
 
 
 def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),

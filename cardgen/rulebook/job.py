@@ -7,7 +7,7 @@ from ..output import JobResult, Output, write_atomic
 from ..project import Studio
 from ..workspace import Workspace
 from .booklet import FLIP, impose, sheet_for
-from .build import Rulebook, build_rulebook
+from .build import Rulebook, build_rulebook, inputs_digest
 
 
 def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
@@ -25,27 +25,6 @@ def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False
                                              f"{FLIP}" if booklet else "")
     return [Output(write_atomic(path, pdf), what),
             Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
-
-
-def inputs_digest(ws: Workspace, game: str, paper: str) -> str:
-    """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards, templates,
-    fonts, pictures: by path, size and modification time) and cardgen's own code and page templates (by
-    content). Equal digests mean an equal book."""
-    import hashlib
-    import os
-
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha1(f"{game}\0{paper}".encode())
-    for path in sorted([*package.rglob("*.py"), *(package / "data" / "templates").rglob("*")]):
-        if path.is_file():
-            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    root = ws.root.resolve()
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (Path(folder) == root and d == "output"))
-        for name in sorted(files):
-            stat = (Path(folder) / name).stat()
-            h.update(f"{Path(folder, name).relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return h.hexdigest()[:16]
 
 
 def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio) -> Rulebook:
