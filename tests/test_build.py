@@ -137,3 +137,34 @@ def test_watch_rebuilds_after_each_save_and_survives_a_broken_model(scratch_ws) 
     stop.set()
     worker.join(5)
     assert seen[:4] == [("written", False), ("written", True), ("error", True), ("written", True)]
+
+
+def test_a_rebuild_draws_only_the_figures_and_book_that_changed(scratch_ws: Workspace, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The report's figures are kept by what they show; the rulebook is typeset again only when a card it
+    shows (or any other input) changed."""
+    from cardgen import plots
+    from cardgen.build import BuildOptions, build_game
+    from cardgen.rulebook import build as book_build
+
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text() + "- name: Quiet Pond\n  cost: U\n  faction: Blue\n  kind: Spell\n"
+                     "  text: Draw a card.\n  rarity: common\n  number: U2/2\n")  # not in the fixture's book
+    drawn: list[str] = []
+    typeset: list[int] = []
+    real_png, real_pdf = plots.figure_png, book_build.render_pdf
+    monkeypatch.setattr(plots, "figure_png", lambda fig: drawn.append("figure") or real_png(fig))
+    monkeypatch.setattr(book_build, "render_pdf", lambda *a, **k: typeset.append(1) or real_pdf(*a, **k))
+
+    def build() -> tuple[int, int]:
+        drawn.clear()
+        typeset.clear()
+        build_game(scratch_ws, "clean", BuildOptions(png=False))
+        return len(drawn), len(typeset)
+
+    first = build()
+    assert first[0] >= 3 and first[1] == 1
+    assert build() == (0, 0)  # nothing changed: no figure drawn, the book not even rebuilt
+    cards.write_text(cards.read_text().replace("Draw a card.", "Draw two cards."))
+    assert build() == (0, 0)  # a card the book does not show, and no figure's data changed
+    cards.write_text(cards.read_text().replace("power: 3", "power: 4"))
+    assert build() == (1, 1)  # Ember Guard: its power is plotted and the book shows it
