@@ -38,6 +38,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
 
     # 1. gather all data from all files, check it and make every document in memory
     studio = with_disk_cache(open_studio(ws, game))
+    studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
     findings = all_findings(studio)
     sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
     chosen, _ = choose_cards(studio, sheet_opts)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import CardgenError
+from ..gcpause import settle
 from ..output import write_atomic
 from ..render.face import PreparedFace
 from ..watch import source_folders
@@ -105,6 +106,7 @@ def serve(ws: Workspace, game: str, port: int = 8000, host: str = "127.0.0.1",
     server = open_server(out, host, port)  # fail fast on a busy port, before building anything
     live = LiveGallery(ws, game, out, log)
     live.rebuild()
+    settle()  # a long-running process: the first build's leftovers go back to the garbage collector
     stop = stop or threading.Event()
     watcher = threading.Thread(target=live.watch, args=(stop,), daemon=True)
     watcher.start()
