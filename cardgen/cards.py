@@ -115,6 +115,9 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
             kept = pickle.loads(path.read_bytes())
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         kept = {}
+    if not isinstance(kept, dict) or not all(isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], YamlDoc)
+                                             for v in kept.values()):
+        kept = {}  # not a cache this cardgen wrote: parse afresh
     stamps: dict[str, tuple[int, int]] = {}
     for p in files:
         try:

@@ -269,3 +269,23 @@ def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
     finally:
         stop.set()
         thread.join(timeout=5)
+
+
+def test_damaged_caches_are_rebuilt_not_fatal(scratch_ws: Workspace) -> None:
+    """Garbage in output/GAME/.cache (a disk error, a tool that truncated files) is ignored and rewritten."""
+    import marshal
+    import pickle
+
+    first = run(scratch_ws, "sheets", "clean", "--copies", "one")
+    assert first.exit_code in (0, 1)
+    run(scratch_ws, "sheets", "clean", "--copies", "one")  # the second run also keeps the parsed card files
+    cache = scratch_ws.output_dir("clean") / ".cache"
+    kept = sorted(p.name.split("-")[0] for p in cache.iterdir() if p.is_file())
+    assert {"cards", "faces"} <= set(kept)
+    garbage = {"cards": pickle.dumps(["not", "a", "cache"]), "faces": marshal.dumps({"format": 4, "faces": [1]})}
+    for path in cache.iterdir():
+        if path.is_file():
+            path.write_bytes(garbage.get(path.name.split("-")[0], b"\x00\x01garbage"))
+    again = run(scratch_ws, "sheets", "clean", "--copies", "one")
+    assert again.exit_code == first.exit_code and "Traceback" not in again.output and "internal error" not in again.output
+    assert run(scratch_ws, "validate", "clean").exit_code == first.exit_code

@@ -96,7 +96,8 @@ class FaceCache:
         data: dict[str, Any] = {}
         try:
             data = marshal.loads(self.path.read_bytes())
-            if not isinstance(data, dict) or data.get("format") != FORMAT:
+            if not isinstance(data, dict) or data.get("format") != FORMAT or \
+                    not isinstance(data.get("faces"), dict) or not isinstance(data.get("drawn"), dict):
                 data = {}
         except (OSError, EOFError, ValueError, TypeError):
             data = {}  # no cache yet, or one we cannot read: start afresh

@@ -145,15 +145,15 @@ def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: s
 
 def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> str:
     """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards, templates,
-    fonts, pictures: by path, size and modification time) and cardgen's own code and page templates (by
-    content). Equal digests mean an equal book. Without `cards`, the game's card files are left out (what the
+    fonts, pictures: by path, size and modification time) and cardgen's own code, page templates and bundled
+    fonts (by content). Equal digests mean an equal book. Without `cards`, the game's card files are left out (what the
     book shows of them is in its HTML)."""
     import hashlib
     import os
 
     package = Path(__file__).resolve().parents[1]
     h = hashlib.sha1(f"{game}\0{paper}".encode())
-    for path in sorted([*package.rglob("*.py"), *(package / "data" / "templates").rglob("*")]):
+    for path in sorted([*package.rglob("*.py"), *(package / "data").rglob("*")]):  # code, page templates, fonts
         if path.is_file():
             h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     root = ws.root.resolve()
