@@ -1,6 +1,7 @@
 """Turn a project and sheet options into a print run (which cards, how many) and print-sheet PDFs and PNG faces."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -312,12 +313,33 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     missing = [name for name, path in cached.items() if not path.is_file()]
     for name, png in render(missing).items():
         write_atomic(cached[name], png)
+    # an output PNG written from the same cached face and untouched since (size and time, as the last run left
+    # it) is not written again: a rebuild rewrites only the faces that changed
+    manifest = cache / "written.json"
+    try:
+        written = json.loads(manifest.read_text())
+        mine = written.get(str(out_dir.resolve()), {}) if isinstance(written, dict) else {}
+    except (OSError, ValueError):
+        written, mine = {}, {}
+    now: dict[str, list[object]] = {}
     for i, name in enumerate(named):
-        path, data = inside(out_dir, f"{name}.png"), cached[name].read_bytes()
-        if not (path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data):
-            write_atomic(path, data)  # an unchanged face's file is left as it is (a rebuild rewrites only changes)
+        path = inside(out_dir, f"{name}.png")
+        try:
+            st = path.stat()
+            stamp: list[object] | None = [cached[name].name, st.st_size, st.st_mtime_ns]
+        except OSError:
+            stamp = None
+        if stamp is None or mine.get(name) != stamp:
+            write_atomic(path, cached[name].read_bytes())
+            st = path.stat()
+            stamp = [cached[name].name, st.st_size, st.st_mtime_ns]
+        now[name] = stamp
         result.outputs.append(Output(path, name))
         progress("png", i + 1, len(named))
+    if now != mine:
+        written = written if isinstance(written, dict) else {}
+        written[str(out_dir.resolve())] = now
+        write_atomic(manifest, json.dumps(written, sort_keys=True))
     prune_cache(cache, "*.png", {p.name for p in cached.values()}, keep_others_of=tag)
     return result
 

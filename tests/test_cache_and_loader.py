@@ -131,3 +131,17 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
     monkeypatch.setattr(facecache.FaceCache, "save", cannot_write)
     assert validate_game(scratch_ws, "clean").findings == first.findings
     assert laid_out and set(laid_out) == {"cached"}  # every face from the cache, none laid out again
+
+
+def test_unchanged_png_faces_are_not_rewritten_and_edited_ones_are(scratch_ws: Workspace) -> None:
+    from cardgen.printing import PngOptions, export_pngs
+
+    out = scratch_ws.root / "output" / "clean" / "png"
+    export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("*.png")}
+    damaged = out / "firestorm.png"
+    damaged.write_bytes(b"not a png")  # a user (or a tool) changed an output file
+    export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
+    assert damaged.read_bytes().startswith(b"\x89PNG")  # written again from the cache
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.png") if p != damaged} == \
+        {k: v for k, v in stamps.items() if k != damaged.name}  # the others untouched

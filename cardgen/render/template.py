@@ -118,9 +118,37 @@ def _compile(raw: Any) -> Value:
     return Value(raw)
 
 
+_LOADED: dict[tuple[str, str, str], tuple[list[tuple[str, int, int]], Template | None, list[Finding]]] = {}
+
+
 def load_template(path: Path, shown, model: GameModel, *, root: Path | None = None,
                   _depth: int = 0) -> tuple[Template | None, list[Finding]]:
-    """Read one template (following `extends`), checking element types, keys, units and Jinja2 syntax."""
+    """Read one template (following `extends`), checking element types, keys, units and Jinja2 syntax. Kept
+    for the process while its files are unchanged (a watch loop or a server loads the same templates again)."""
+    if _depth:
+        return _load_template(path, shown, model, root=root, _depth=_depth)
+    key = (str(path), model.digest, str(root))
+    kept = _LOADED.get(key)
+    if kept is not None and all(_stamp(Path(f)) == (f, size, mtime) for f, size, mtime in kept[0]):
+        return kept[1], list(kept[2])
+    template, findings = _load_template(path, shown, model, root=root)
+    if template is not None:  # a template that failed (a missing parent, say) is read again next time
+        if len(_LOADED) > 256:
+            _LOADED.clear()
+        _LOADED[key] = ([_stamp(p) for p in template.source_files], template, list(findings))
+    return template, findings
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), st.st_size, st.st_mtime_ns)
+
+
+def _load_template(path: Path, shown, model: GameModel, *, root: Path | None = None,
+                   _depth: int = 0) -> tuple[Template | None, list[Finding]]:
     findings: list[Finding] = []
     name = shown(path)
     doc = load_yaml(path, name)
@@ -147,7 +175,7 @@ def load_template(path: Path, shown, model: GameModel, *, root: Path | None = No
             bad(raw.key_loc("extends"), "template-extends", f"cannot extend {str(raw['extends'])[:60]!r}: it {problem}"
                 if _depth <= 8 else "templates extend each other in a loop")
         else:
-            base, more = load_template(parent, shown, model, root=root, _depth=_depth + 1)
+            base, more = _load_template(parent, shown, model, root=root, _depth=_depth + 1)
             findings.extend(more)
     card = model.card
     try:  # a template's own size, else the one it extends, else the model's card size

@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import markdown
@@ -151,11 +152,7 @@ def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> s
     import hashlib
     import os
 
-    package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha1(f"{game}\0{paper}".encode())
-    for path in sorted([*package.rglob("*.py"), *(package / "data").rglob("*")]):  # code, page templates, fonts
-        if path.is_file():
-            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    h = hashlib.sha1(f"{game}\0{paper}\0{_package_digest()}".encode())
     root = ws.root.resolve()
     card_folder = ws.cards_dir(game).resolve()
     for folder, dirs, files in os.walk(root):
@@ -166,6 +163,19 @@ def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> s
             stat = (Path(folder) / name).stat()
             h.update(f"{Path(folder, name).relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _package_digest() -> str:
+    """cardgen's code, page templates and bundled fonts, by content (read once per process)."""
+    import hashlib
+
+    package = Path(__file__).resolve().parents[1]
+    h = hashlib.sha1()
+    for path in sorted([*package.rglob("*.py"), *(package / "data").rglob("*")]):
+        if path.is_file():
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 
 
 def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
