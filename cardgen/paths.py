@@ -21,3 +21,12 @@ def workspace_file(root: Path, base: Path, name: object) -> tuple[Path | None, s
     except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
         return None, "is not a usable file name"
     return path, None
+
+
+def file_stamp(path: Path) -> tuple[str, int, int]:
+    """A file as caches remember it: (path, size, modification time in ns); (path, -1, -1) when there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), st.st_size, st.st_mtime_ns)

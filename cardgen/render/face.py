@@ -2,24 +2,22 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable, Protocol
 
-from reportlab.lib.colors import Color, HexColor, toColor
+from reportlab.lib.colors import HexColor
 
 from ..errors import Finding, Severity
 from ..model.card import Card
-from ..model.cost import parse_cost
 from ..model.game import GameModel, Role
-from ..paths import workspace_file
-from ..units import UnitError, to_mm
+from ..paths import file_stamp, workspace_file
+from ..units import to_mm
 from . import richtext as rt
 from .fonts import FontSet
 from .pen import Recordings
-from .template import LENGTH_KEYS, Element, Template, as_length, context, is_true
+from .template import Element, Template, as_length, context, is_true
+from .values import rgb255, typed
 
 OVERFLOW_RED = HexColor("#e0001b")
 
@@ -269,52 +267,10 @@ class FaceRenderer:
         return Op("image", box, props)
 
 
-def file_stamp(path: Path) -> tuple[str, int, int]:
-    """A file as (path, size, modification time in ns); (path, -1, -1) when there is none."""
-    try:
-        st = path.stat()
-    except OSError:
-        return (str(path), -1, -1)
-    return (str(path), st.st_size, st.st_mtime_ns)
-
-
-def colour(value: Any, default: str | None = None) -> Color | None:
-    return _colour(None if value in (None, "", "none") else str(value), default)
-
-
-def rgb255(value: Any) -> tuple[int, int, int] | None:
-    """A template colour ('#c0392b', '#a33', 'white') as 0-255 RGB, or None when it is none or unreadable."""
-    c = colour(value)
-    return None if c is None else (round(c.red * 255), round(c.green * 255), round(c.blue * 255))
-
-
 def covers(op: Op, face: PreparedFace) -> bool:
     """Whether an element's box covers the whole card (a background: what shows at the cut)."""
     x, y, w, h = op.box
     return x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
-
-
-@lru_cache(maxsize=512)
-def _colour(value: str | None, default: str | None) -> Color | None:
-    if value is None:
-        return toColor(default) if default else None
-    if len(value) == 4 and value.startswith("#"):  # CSS '#a33'; reportlab would read it as 0x000a33
-        value = "#" + "".join(ch * 2 for ch in value[1:])
-    try:
-        return toColor(value)
-    except ValueError:
-        return toColor(default) if default else None
-
-
-def symbol_colours(model: GameModel, letter: str) -> tuple[Color, Color]:
-    sym = model.cost.symbol(letter)
-    if sym is None:
-        return HexColor("#8a8a8a"), HexColor("#ffffff")
-    return colour(sym.color, "#444444"), colour(sym.text_color, "#ffffff")  # type: ignore[return-value]
-
-
-def cost_sequence(model: GameModel, raw: str) -> list[str]:
-    return parse_cost(raw, model.cost).sequence if raw else []
 
 
 MAX_ART_PIXELS = 40_000_000  # 40 megapixels: a poker card at 1,200 dpi is 4 MP; more is a mistake or a bomb
@@ -346,81 +302,3 @@ def art_problem(path: Path, src: str) -> str | None:
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = lenient
     return None
-
-
-COLOUR_KEYS = {"fill", "stroke", "color", "rule_color"}
-NUMBER_KEYS = {"leading": (0.5, 3.0), "min_leading": (0.5, 3.0), "opacity": (0.0, 1.0)}
-CHOICES = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"), "box": ("bleed", "trim", "safe"),
-           "shape": ("circle", "shield", "rect", "rounded"), "fit": ("cover", "contain")}
-MAX_LENGTH = 2000.0  # points: no element of a card is larger than 70 cm
-
-
-def typed(props: dict[str, Any], template: Template) -> Iterator[tuple[str, str]]:
-    """Check each rendered value against what its key takes; a bad value is removed (the painter's default is
-    used) and reported."""
-    for key in list(props):
-        value = props[key]
-        if value in (None, ""):
-            continue
-        if key in ("font", "label_font"):
-            problem = None if value in template.fonts else \
-                f"names font family {str(value)[:40]!r}, which the template does not define"
-        elif key == "points":
-            problem = None if _points(value) else "must be a list of 'X Y' lengths"
-        elif isinstance(value, (str, int, float)):
-            problem = _value_problem(key, value)  # values repeat from card to card: checked once each
-        else:
-            problem = None
-        if problem:
-            del props[key]
-            yield key, problem
-
-
-@lru_cache(maxsize=8192)
-def _value_problem(key: str, value: str | int | float) -> str | None:
-    if key in LENGTH_KEYS:
-        try:
-            points = as_length(value)
-        except (UnitError, ValueError, TypeError):
-            return f"is {str(value)[:40]!r}, not a length such as '3mm'"
-        return f"is {value!r}, far larger than a card" if not -MAX_LENGTH <= points <= MAX_LENGTH else None
-    if key in COLOUR_KEYS:
-        ok = str(value).strip().lower() == "none" or parse_colour(value) is not None
-        return None if ok else f"is {str(value)[:40]!r}, not a colour ('#rrggbb', '#rgb', a CSS name or 'none')"
-    if key in NUMBER_KEYS:
-        low, high = NUMBER_KEYS[key]
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            return f"is {str(value)[:40]!r}, not a number"
-        return f"is {number:g}, outside {low:g}-{high:g}" if not low <= number <= high else None
-    if key in CHOICES and value not in CHOICES[key]:
-        return f"is {str(value)[:40]!r}; it must be {', '.join(CHOICES[key])}"
-    return None
-
-
-def _points(value: Any) -> bool:
-    if not isinstance(value, list) or len(value) > 500:
-        return False
-    try:
-        for pt in value:
-            xs, ys = (pt.split() if isinstance(pt, str) else pt)
-            as_length(xs), as_length(ys)
-    except (UnitError, ValueError, TypeError):
-        return False
-    return True
-
-
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-
-
-def parse_colour(value: Any) -> Color | None:
-    """'#a33', '#aa3333' or a CSS colour name -> a colour; anything else (a typo such as '#d8b24' or 'blu') -> None."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    if _HEX.match(text):
-        return _colour(text, None)
-    from reportlab.lib.colors import getAllNamedColors
-
-    return getAllNamedColors().get(text.lower())

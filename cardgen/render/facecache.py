@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
-from .face import Op, PreparedFace, file_stamp
+from ..paths import file_stamp
+from .face import Op, PreparedFace
 from .pen import Recording
 from .template import Template
 

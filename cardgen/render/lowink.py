@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .face import Op, PreparedFace, covers, rgb255
+from .face import Op, PreparedFace, covers
+from .values import rgb255
 
 MM = 72 / 25.4
 INK_MODES = ("normal", "low")

@@ -8,11 +8,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..model.game import GameModel
 from . import richtext as rt
-from .face import OVERFLOW_RED, Op, PreparedFace, colour, cost_sequence, symbol_colours
+from .face import OVERFLOW_RED, Op, PreparedFace
 from .fonts import FontSet
 from .lowink import outline as ink_outline
 from .pen import ICON_UNIT
 from .template import as_length
+from .values import colour, cost_sequence, symbol_colours
 
 BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
 

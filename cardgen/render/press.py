@@ -11,7 +11,8 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from .face import Op, PreparedFace, rgb255
+from .face import Op, PreparedFace
+from .values import rgb255
 
 PROFILE = "cardgen-cmyk-240.icc"
 CONDITION = "FOGRA39 (ISO 12647-2:2004/Amd 1, offset, coated paper), total ink limited to 240 %"

@@ -15,7 +15,7 @@ from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel
-from ..paths import workspace_file
+from ..paths import file_stamp, workspace_file
 from ..sandbox import LimitedSandbox
 from ..units import UnitError, length
 from ..yamlio import LocDict, LocList, load_yaml
@@ -129,22 +129,14 @@ def load_template(path: Path, shown, model: GameModel, *, root: Path | None = No
         return _load_template(path, shown, model, root=root, _depth=_depth)
     key = (str(path), model.digest, str(root))
     kept = _LOADED.get(key)
-    if kept is not None and all(_stamp(Path(f)) == (f, size, mtime) for f, size, mtime in kept[0]):
+    if kept is not None and all(file_stamp(Path(f)) == (f, size, mtime) for f, size, mtime in kept[0]):
         return kept[1], list(kept[2])
     template, findings = _load_template(path, shown, model, root=root)
     if template is not None:  # a template that failed (a missing parent, say) is read again next time
         if len(_LOADED) > 256:
             _LOADED.clear()
-        _LOADED[key] = ([_stamp(p) for p in template.source_files], template, list(findings))
+        _LOADED[key] = ([file_stamp(p) for p in template.source_files], template, list(findings))
     return template, findings
-
-
-def _stamp(path: Path) -> tuple[str, int, int]:
-    try:
-        st = path.stat()
-    except OSError:
-        return (str(path), -1, -1)
-    return (str(path), st.st_size, st.st_mtime_ns)
 
 
 def _load_template(path: Path, shown, model: GameModel, *, root: Path | None = None,
