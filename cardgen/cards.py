@@ -1,10 +1,10 @@
 """Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import threading
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -12,6 +12,7 @@ from .errors import Finding, Severity, ignore_interrupts
 from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
 from .output import write_atomic
+from .paths import content_digest, file_stamp
 from .yamlio import LocDict, LocList, YamlDoc, load_yaml
 
 
@@ -95,14 +96,13 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     return [_load_one(job) for job in jobs]
 
 
+@lru_cache(maxsize=1)
 def _parser_digest() -> str:
     """cardgen's version and the parser's code: a new parser never reads an old parse."""
     from . import __version__
 
-    h = hashlib.sha1(__version__.encode())
-    for name in ("yamlio.py", "cards.py"):
-        h.update((Path(__file__).parent / name).read_bytes())
-    return h.hexdigest()[:12]
+    here = Path(__file__).parent
+    return content_digest([here / "yamlio.py", here / "cards.py"], __version__)[:12]
 
 
 def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
@@ -118,13 +118,7 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
     if not isinstance(kept, dict) or not all(isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], YamlDoc)
                                              for v in kept.values()):
         kept = {}  # not a cache this cardgen wrote: parse afresh
-    stamps: dict[str, tuple[int, int]] = {}
-    for p in files:
-        try:
-            st = p.stat()
-            stamps[str(p)] = (st.st_size, st.st_mtime_ns)
-        except OSError:
-            stamps[str(p)] = (-1, -1)
+    stamps = {str(p): file_stamp(p)[1:] for p in files}  # (size, modification time)
     fresh = [p for p in files if str(p) not in kept or kept[str(p)][:2] != stamps[str(p)]]
     parsed = dict(zip(map(str, fresh), _load_all(fresh, root))) if fresh else {}
     docs = [parsed[str(p)] if str(p) in parsed else kept[str(p)][2] for p in files]

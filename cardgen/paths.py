@@ -5,7 +5,9 @@ so a shared game repository cannot make a build read (or embed in a PDF) a file 
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Iterable
 
 
 def workspace_file(root: Path, base: Path, name: object) -> tuple[Path | None, str | None]:
@@ -30,3 +32,12 @@ def file_stamp(path: Path) -> tuple[str, int, int]:
     except OSError:
         return (str(path), -1, -1)
     return (str(path), st.st_size, st.st_mtime_ns)
+
+
+def content_digest(files: Iterable[Path], salt: str = "") -> str:
+    """A digest of files by content (and a salt: cardgen's version, a format number): what a cache of
+    something those files compute is keyed by, so a changed parser, renderer or plot never reads old results."""
+    h = hashlib.sha1(salt.encode())
+    for path in files:
+        h.update(path.read_bytes())
+    return h.hexdigest()

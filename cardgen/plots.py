@@ -37,11 +37,13 @@ class Figures:
     its data and the drawing code (matplotlib's version included); when every figure is kept, matplotlib is
     not even imported. A set report's six plots took 1.3 s of every build."""
 
-    def __init__(self, folder: Path | None, code: str) -> None:
+    def __init__(self, folder: Path | None, code: Path) -> None:
         from importlib.metadata import version
 
+        from .paths import content_digest
+
         self.folder, self.used = folder, set[str]()
-        self.salt = f"{code}|{version('matplotlib')}|" + hashlib.sha1(Path(__file__).read_bytes()).hexdigest()
+        self.salt = content_digest([code, Path(__file__)], version("matplotlib"))
         self._plt: Any = None
 
     def png(self, name: str, data: object, draw: Callable[[Any], Any]) -> bytes:

@@ -23,7 +23,7 @@ def _label(card, field: str | None) -> str:  # type: ignore[no-untyped-def]
 def build_report(studio: Studio, findings: list[Finding], out: Path) -> Path:
     """The report page and its figures; a figure is drawn again only when what it shows changed (the figures are
     kept in output/GAME/.cache/report/)."""
-    made = Figures(studio.ws.output_dir(studio.game) / ".cache" / "report", Path(__file__).read_text())
+    made = Figures(studio.ws.output_dir(studio.game) / ".cache" / "report", Path(__file__))
     cards = studio.designs()
     model = studio.model
     cfield, kfield = model.role_field(Role.FACTION), model.role_field(Role.KIND)

@@ -11,7 +11,6 @@ is trusted like the workspace itself.
 from __future__ import annotations
 
 import copy
-import hashlib
 import marshal
 import pickle
 from functools import lru_cache
@@ -20,7 +19,7 @@ from typing import Any, Callable
 
 from ..gcpause import no_cyclic_gc
 from ..output import write_atomic
-from ..paths import file_stamp
+from ..paths import content_digest, file_stamp
 from .face import Op, PreparedFace
 from .pen import Recording
 from .template import Template
@@ -40,10 +39,7 @@ def code_files() -> list[Path]:
 def code_digest() -> str:
     from .. import __version__
 
-    h = hashlib.sha1(f"{__version__}|{FORMAT}".encode())
-    for path in code_files():
-        h.update(path.read_bytes())
-    return h.hexdigest()[:12]
+    return content_digest(code_files(), f"{__version__}|{FORMAT}")[:12]
 
 
 class _CachedFace(PreparedFace):

@@ -59,6 +59,9 @@ class FontSet:
             except TTFError as exc:
                 raise CardgenError(f"font file {path.name} cannot be used: {exc}") from exc
             pdfmetrics.registerFont(font)
+            # reportlab keeps one font object per face name: a second file with the same face name (another
+            # workspace's copy) is registered as the first one. Use what the canvas will use.
+            font = pdfmetrics.getFont(font.fontName)
             _REGISTERED[key] = font
         self.fonts[stem] = font
         return font

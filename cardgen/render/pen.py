@@ -12,7 +12,7 @@ import zlib
 from typing import Any, Callable, Iterable, MutableMapping, Union
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import FontSet
@@ -187,7 +187,7 @@ class Replayer:
         """(subset font name, escaped string) pieces of a run, memoised: names and labels repeat."""
         got = self._encoded.get((stem, text))
         if got is None:
-            font = pdfmetrics.getFont(self.fonts.name(stem))  # as the canvas resolves it (one object per face name)
+            font = self.fonts.get(stem)
             doc = self.c._doc
             got = [(font.getSubsetInternalName(subset, doc), self.c._escape(codes))
                    for subset, codes in font.splitString(text, doc)]

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
 from ..output import write_atomic
+from ..paths import content_digest
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
 from ..sandbox import LimitedSandbox
@@ -168,14 +169,10 @@ def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> s
 @lru_cache(maxsize=1)
 def _package_digest() -> str:
     """cardgen's code, page templates and bundled fonts, by content (read once per process)."""
-    import hashlib
-
     package = Path(__file__).resolve().parents[1]
-    h = hashlib.sha1()
-    for path in sorted([*package.rglob("*.py"), *(package / "data").rglob("*")]):
-        if path.is_file():
-            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
+    files = sorted(p for p in [*package.rglob("*.py"), *(package / "data").rglob("*")] if p.is_file())
+    names = "|".join(p.relative_to(package).as_posix() for p in files)  # a file moved is a change too
+    return content_digest(files, names)
 
 
 def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
