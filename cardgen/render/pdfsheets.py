@@ -8,9 +8,9 @@ from typing import Any, Callable, Mapping
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
-from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from .. import __version__
 from ..model.game import GameModel
@@ -169,14 +169,10 @@ def _ink(c: Canvas, colour: Any, stroke: bool) -> str:
 
 
 def _round_box(x: float, y: float, w: float, h: float, r: float) -> str:
-    """A rounded rectangle's path, as reportlab's roundRect draws it (handles 0.4472 r from each corner)."""
-    t = 0.4472 * r
-    f = fp_str
-    return "\n".join((f"n\n{f(x + r, y)} m", f"{f(x + w - r, y)} l",
-                      f"{f(x + w - t, y, x + w, y + t, x + w, y + r)} c", f"{f(x + w, y + h - r)} l",
-                      f"{f(x + w, y + h - t, x + w - t, y + h, x + w - r, y + h)} c", f"{f(x + r, y + h)} l",
-                      f"{f(x + t, y + h, x, y + h - t, x, y + h - r)} c", f"{f(x, y + r)} l",
-                      f"{f(x, y + t, x + t, y, x + r, y)} c", "h"))
+    """A rounded rectangle's path operators, from reportlab's own path object (as canvas.roundRect draws it)."""
+    path = PDFPathObject()
+    path.roundRect(x, y, w, h, r)
+    return "\n".join(path._code)
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,
