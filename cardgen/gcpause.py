@@ -36,7 +36,9 @@ def no_cyclic_gc() -> Iterator[None]:
 
 def settle() -> None:
     """For long-running loops (--watch): hand everything back to the collector and collect, while idle, so
-    garbage cycles a rebuild left behind are freed before the next one."""
+    garbage cycles a rebuild left behind are freed before the next one; then freeze what lives on (the loaded
+    project, the caches), so the next rebuild's collections do not walk it again."""
     if threading.current_thread() is threading.main_thread():
         gc.unfreeze()
         gc.collect()
+        gc.freeze()

@@ -39,6 +39,8 @@ class JobResult:
 def inside(folder: Path, relative: str) -> Path:
     """folder/relative, refused when it would land outside the folder (a hostile name, never a user's choice)."""
     target = folder / relative
+    if relative not in ("", ".", "..") and "/" not in relative and "\\" not in relative and ":" not in relative:
+        return target  # a plain name lands in the folder (write_atomic refuses a link in its place)
     base = folder.resolve()
     if not target.resolve().is_relative_to(base) or Path(relative).is_absolute():
         raise CardgenError(f"refusing to write '{relative}': it would land outside {folder}")

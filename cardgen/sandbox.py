@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import math
 import operator
+import os
+from pathlib import Path
 from typing import Any
 
+from jinja2 import FileSystemLoader, select_autoescape
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -55,3 +58,21 @@ def _range(*args: int) -> range:
     if len(rng) > MAX_RANGE:
         raise SecurityError(f"a template asks for a range of {len(rng):,} items (at most {MAX_RANGE:,})")
     return rng
+
+
+_PAGES: dict[tuple, LimitedSandbox] = {}
+
+
+def page_environment(folders: list[Path], html_only: bool = False) -> LimitedSandbox:
+    """A sandbox loading page templates from the first of `folders` (those that exist) holding each name,
+    autoescaped (`html_only`: only .html and .j2 files). Kept for the process while the folders hold the same
+    files, so a live rebuild does not compile its pages again (Jinja2 reloads a template whose file changed)."""
+    search = [str(p) for p in folders if p.is_dir()]
+    key = (html_only, *((folder, tuple(sorted(os.listdir(folder)))) for folder in search))
+    env = _PAGES.get(key)
+    if env is None:
+        if len(_PAGES) > 32:
+            _PAGES.clear()
+        env = _PAGES[key] = LimitedSandbox(loader=FileSystemLoader(search),
+                                           autoescape=select_autoescape(["html", "j2"]) if html_only else True)
+    return env

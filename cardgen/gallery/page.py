@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, Template, TemplateError, select_autoescape
+from jinja2 import Template, TemplateError
 
 from ..errors import CardgenError, Finding, count
 from ..model.cost import parse_cost
 from ..output import write_atomic
 from ..project import Studio
 from ..render.raster import render_pngs
-from ..sandbox import LimitedSandbox
+from ..sandbox import LimitedSandbox, page_environment
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
 BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}
@@ -39,8 +39,7 @@ def _env(studio: Studio) -> LimitedSandbox:
     own = studio.ws.templates_dir(studio.game) / "gallery"
     shared = studio.ws.root / "templates" / "_shared" / "gallery"
     bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "gallery"
-    return LimitedSandbox(loader=FileSystemLoader([str(p) for p in (own, shared, bundled) if p.is_dir()]),
-                       autoescape=select_autoescape(["html", "j2"]))
+    return page_environment([own, shared, bundled], html_only=True)
 
 
 def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
@@ -115,6 +114,5 @@ def script_json(data: object) -> str:
 
 def page_template(name: str) -> Template:
     """One of cardgen's own HTML pages (report, error page), from the package, autoescaped, sandboxed."""
-    folder = Path(__file__).resolve().parents[1] / "data" / "templates" / name
-    env = LimitedSandbox(loader=FileSystemLoader(str(folder)), autoescape=True)
-    return env.get_template("index.html.j2")
+    return page_environment([Path(__file__).resolve().parents[1] / "data" / "templates" / name]).get_template(
+        "index.html.j2")

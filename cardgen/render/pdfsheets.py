@@ -18,7 +18,7 @@ from ..units import size_name, to_mm
 from .face import PreparedFace
 from .fonts import FontSet
 from .paint import define_icon_forms, draw_face
-from .pen import Recordings, Replayer, icon_keys
+from .pen import Recordings, Replayer, icon_keys, keep_compressed
 from .sheets import (
     MARK_WIDTH,
     MM,
@@ -38,6 +38,7 @@ GREY = HexColor("#6b6b6b")
 def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subject: str, fonts: FontSet,
                press: bool = False) -> Canvas:
     """A canvas for byte-identical output; `press` makes it PDF/X-1a:2003 (render.press: CMYK, output intent)."""
+    keep_compressed()
     rl_config.useA85 = 0  # binary Flate streams: a quarter smaller than ASCII85, and faster to write
     # the initial font is listed in every resource dictionary: make it an embedded TrueType font, not Helvetica
     options = dict(invariant=1, pageCompression=1, initialFontName=fonts.name(LABEL_FONT))

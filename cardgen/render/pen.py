@@ -152,6 +152,39 @@ def icon_keys(recordings: Iterable[Recording]) -> set[tuple]:
     return {part[1] for rec in recordings for part in rec if type(part) is tuple and part[0] == "F"}
 
 
+class KeptFlate:
+    """Flate compression remembering each stream's compressed bytes by its content for the life of the
+    process: a live rebuild (`--watch`, the gallery server) writes documents whose pages, faces and font
+    subsets are nearly all those of the last one, and compressing them again took a fifth of the rebuild.
+    The bytes are zlib's, as reportlab's own filter makes them."""
+
+    LIMIT = 32 << 20  # bytes of content remembered; past it, forgotten all at once and remembered afresh
+
+    def __init__(self) -> None:
+        self._kept: dict[bytes, bytes] = {}
+        self._size = 0
+
+    def encode(self, text: str | bytes) -> bytes:
+        data = text.encode("utf8") if isinstance(text, str) else text  # as reportlab's PDFZCompress does
+        got = self._kept.get(data)
+        if got is None:
+            got = zlib.compress(data)
+            if self._size + len(data) > self.LIMIT:
+                self._kept.clear()
+                self._size = 0
+            self._kept[data] = got
+            self._size += len(data)
+        return got
+
+
+FLATE = KeptFlate()
+
+
+def keep_compressed() -> None:
+    """Route reportlab's Flate filter (pages, forms, font subsets: it is one shared object) through FLATE."""
+    pdfdoc.PDFZCompress.encode = FLATE.encode  # type: ignore[method-assign]
+
+
 class FaceForm(pdfdoc.PDFObject):
     """A face as a Form XObject written directly: its content stream, compressed, and a reference to the
     resources every face of the document shares (one dictionary instead of one per face)."""
@@ -162,7 +195,7 @@ class FaceForm(pdfdoc.PDFObject):
         self.content, self.width, self.height, self.resources = content, width, height, resources
 
     def format(self, document: Any) -> bytes:
-        data = document.encrypt.encode(zlib.compress(self.content.encode("latin-1")))
+        data = document.encrypt.encode(FLATE.encode(self.content.encode("latin-1")))
         head = (f"<< /BBox [0 0 {fp_str(self.width)} {fp_str(self.height)}] /Filter /FlateDecode /FormType 1 "
                 f"/Length {len(data)} /Matrix [1 0 0 1 0 0] /Resources ").encode() + \
             self.resources.format(document) + b" /Subtype /Form /Type /XObject >>"

@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import markdown
-from jinja2 import FileSystemLoader, TemplateError, select_autoescape
+from jinja2 import TemplateError
 from markupsafe import Markup
 
 from ..errors import CardgenError, Finding, Severity
@@ -17,7 +17,7 @@ from ..output import write_atomic
 from ..paths import content_digest
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
-from ..sandbox import LimitedSandbox
+from ..sandbox import LimitedSandbox, page_environment
 from ..workspace import Workspace
 from . import PAGES
 from .content import BookContent, directive_cards, resolve_images
@@ -27,7 +27,7 @@ SHARED = "_shared/rulebook"
 EXTENSIONS = ["admonition", "tables", "attr_list", "sane_lists", "toc", "smarty"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Section:
     id: str
     title: str
@@ -50,7 +50,19 @@ class Rulebook:
 
 
 def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedChapter:
-    text = content.expand(chapter)
+    body, sections = _markdown(content.expand(chapter), cid)
+    return RenderedChapter(cid, chapter.title, Markup(body), list(sections))
+
+
+_CONVERTED: dict[tuple[str, str], tuple[str, tuple[Section, ...]]] = {}
+
+
+def _markdown(text: str, cid: str) -> tuple[str, tuple[Section, ...]]:
+    """A chapter's expanded Markdown as HTML and its sections; kept for the process by text, so a live rebuild
+    converts only the chapters whose text (or the cards they show) changed."""
+    got = _CONVERTED.get((text, cid))
+    if got is not None:
+        return got
     md = markdown.Markdown(extensions=EXTENSIONS, extension_configs={
         "toc": {"slugify": lambda value, sep: f"{cid}-{slug(value)}", "toc_depth": "2"}})
     body = md.convert(text)
@@ -58,15 +70,17 @@ def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedC
     sections = [Section(t["id"], html.unescape(t["name"])) for t in getattr(md, "toc_tokens", []) if t["level"] == 2]
     for t in getattr(md, "toc_tokens", []):  # '## A' under a '#' heading: take its children too
         sections += [Section(c["id"], html.unescape(c["name"])) for c in t.get("children", []) if c["level"] == 2]
-    return RenderedChapter(cid, chapter.title, Markup(body), sections)
+    if len(_CONVERTED) > 256:
+        _CONVERTED.clear()
+    got = _CONVERTED[text, cid] = (body, tuple(sections))
+    return got
 
 
 def _environment(ws: Workspace, game: str) -> LimitedSandbox:
     own = ws.templates_dir(game) / "rulebook"
     shared = ws.root / "templates" / SHARED
     bundled = Path(__file__).resolve().parents[1] / "data" / "templates" / "rulebook"
-    search = [str(p) for p in (own, shared, bundled) if p.is_dir()]
-    return LimitedSandbox(loader=FileSystemLoader(search), autoescape=select_autoescape(["html", "j2"]))
+    return page_environment([own, shared, bundled], html_only=True)
 
 
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import threading
@@ -117,3 +118,19 @@ def test_watcher_rebuilds_once_per_burst_of_saves(scratch_ws: Workspace) -> None
 def test_port_out_of_range(tmp_path, port: int) -> None:
     with pytest.raises(CardgenError, match="between 1 and 65535"):
         open_server(tmp_path, "127.0.0.1", port)
+
+
+def test_a_page_template_added_or_edited_during_a_session_is_used_at_once(scratch_ws: Workspace) -> None:
+    """Page environments are kept for the process (a live rebuild does not compile its pages again), yet a
+    workspace's own gallery template is picked up as soon as it appears, and again when it is edited."""
+    path = build_gallery(scratch_ws, "clean").outputs[0].path
+    assert "Own page" not in path.read_text()
+    own = scratch_ws.templates_dir("clean") / "gallery" / "index.html.j2"
+    own.parent.mkdir(parents=True)
+    own.write_text("<h1>Own page {{ data.cards | length }}</h1>")
+    build_gallery(scratch_ws, "clean")
+    assert path.read_text() == "<h1>Own page 3</h1>"
+    own.write_text("<h1>Edited {{ data.cards | length }}</h1>")
+    os.utime(own, ns=(time.time_ns() + 2_000_000_000,) * 2)  # a later modification time, as an editor's save
+    build_gallery(scratch_ws, "clean")
+    assert path.read_text() == "<h1>Edited 3</h1>"

@@ -230,3 +230,32 @@ def test_a_cached_face_is_laid_out_again_when_its_layout_is_needed(scratch_ws: W
         [(op.type, op.box) for op in fresh.ops]
     first = low_ink()
     assert low_ink() == first
+
+
+def test_remembered_compression_gives_zlibs_bytes_and_forgets_past_its_limit(monkeypatch) -> None:
+    import random
+    import zlib
+
+    from cardgen.render.pen import KeptFlate
+
+    monkeypatch.setattr(KeptFlate, "LIMIT", 10_000)
+    flate = KeptFlate()
+    rng = random.Random(7)
+    streams = [bytes(rng.choice(b"0123456789 qQ.cmTf") for _ in range(rng.randrange(1, 4000))) for _ in range(40)]
+    for data in streams + streams:  # the second pass comes from memory
+        assert flate.encode(data) == zlib.compress(data)
+    assert flate.encode("text é") == zlib.compress("text é".encode())  # text as reportlab's filter takes it
+    assert flate._size <= 10_000 and len(flate._kept) < len(streams)
+
+
+def test_a_document_written_again_in_one_process_is_byte_identical(fixture_ws: Workspace) -> None:
+    """A live rebuild takes compressed streams, page environments and converted chapters from memory: the
+    bytes must be those of a first run."""
+    studio = open_studio(fixture_ws, "clean")
+    opts = SheetOptions(copies="one")
+    chosen, _ = choose_cards(studio, opts)
+    first = sheet_bytes(studio, opts, chosen).pdf
+    from cardgen.render.pen import FLATE
+
+    assert FLATE._kept  # remembered
+    assert sheet_bytes(open_studio(fixture_ws, "clean"), opts, chosen).pdf == first
