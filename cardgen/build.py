@@ -1,7 +1,7 @@
 """The pipeline in one place: load and check everything, plan the outputs, then write them atomically."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import CardgenError, sort_findings
 from .output import JobResult, Output, write_atomic
@@ -15,6 +15,8 @@ from .printing import (
     sheet_bytes,
 )
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
+from .render.facecache import FaceCache
+from .twin import Twin, TwinLost
 from .workspace import Workspace
 
 
@@ -30,19 +32,23 @@ class BuildOptions:
     ink: str = "normal"  # or "low": sheets and PNGs with a white ground, outlines and type
 
 
-def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet) -> JobResult:
+def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet,
+               twin: "Twin[Half] | None" = None) -> JobResult:
     """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
-    set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s)."""
+    set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s).
+    With a `twin` (a live rebuild), the print sheets and the packs are made there, on the other core."""
     from .check import CheckResult, summary_line
     from .findings import all_findings
 
+    if twin is not None:
+        try:
+            twin.ask()  # it opens the game itself, as this process does, from the same files
+        except TwinLost:
+            twin = None
     # 1. gather all data from all files, check it and make every document in memory
     studio = with_disk_cache(open_studio(ws, game))
     studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
     findings = all_findings(studio)
-    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
-    chosen, _ = choose_cards(studio, sheet_opts)
-    sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress) if chosen else None
     book = None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.job import cached_rulebook
@@ -56,43 +62,124 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
     result.outputs.append(Output(write_atomic(out / "validation.txt", report + "\n"), "validation report"))
-    if sheets is not None:
-        result.outputs.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
-        result.notes.extend(f"warning: {w}" for w in sheets.warnings)
-    else:
-        result.notes.append("no print sheets: no card is in the print run (the findings say why)")
+    made: list[Output] = []  # what this process writes while the twin (if any) writes the sheets and packs
     if opts.png:
         pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress)
         total = sum(o.size for o in pngs.outputs)
-        result.outputs.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
-                                                  f"({total / 1048576:.1f} MB)"))
+        made.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
+                                        f"({total / 1048576:.1f} MB)"))
     from .gallery.page import write_gallery
     from .gallery.report import build_report
 
     progress("gallery", 0, 1)
     page = write_gallery(studio, findings, out / "gallery")
-    result.outputs.append(Output(page.path, f"gallery of {page.cards} cards with their findings"))
-    result.outputs.append(Output(build_report(studio, findings, out / "report"), "set report with plots"))
+    made.append(Output(page.path, f"gallery of {page.cards} cards with their findings"))
+    made.append(Output(build_report(studio, findings, out / "report"), "set report with plots"))
     progress("gallery", 1, 1)
     if book is not None:
         from .rulebook.job import write_rulebook
 
-        result.outputs += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
-    if studio.model.packs:
-        progress("packs", 0, 1)
-        result.outputs += _draft_night(studio, opts, result)
-        progress("packs", 1, 1)
+        made += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
+    printed = None
+    if twin is not None:
+        try:
+            printed = twin.answer()
+            _keep_used(studio, printed.used)
+        except TwinLost:
+            pass  # LiveBuild closes it; this build makes the sheets and packs itself
+    printed = printed or print_half(studio, opts, progress)
+    result.outputs += printed.sheets + made + printed.packs
+    result.notes += printed.notes
     for target in opts.exports:
         from .export.run import run_export
 
-        made = run_export(ws, game, target, studio=studio)
-        result.outputs.append(Output(out / "export" / target, f"{len(made.outputs)} files for {target}"))
-        result.notes += made.notes
+        exported = run_export(ws, game, target, studio=studio)
+        result.outputs.append(Output(out / "export" / target, f"{len(exported.outputs)} files for {target}"))
+        result.notes += exported.notes
     save_disk_cache(studio)
     return result
 
 
-def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[Output]:
+@dataclass
+class Half:
+    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and the draft
+    night's packs, written, and what the summary says of them."""
+
+    sheets: list[Output] = field(default_factory=list)
+    packs: list[Output] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    used: tuple[set[str], set[str]] = (set(), set())  # the face cache's faces and recordings it read
+
+
+def _cache_use(studio: Studio) -> tuple[set[str], set[str]]:
+    store = studio.renderer.store
+    return (set(store.used), set(store.recordings.used)) if isinstance(store, FaceCache) else (set(), set())
+
+
+def _keep_used(studio: Studio, used: tuple[set[str], set[str]]) -> None:
+    """What the twin read from the face cache stays in it when this process saves it."""
+    store = studio.renderer.store
+    if isinstance(store, FaceCache):
+        store.used |= used[0] & set(store.entries)
+        store.recordings.used |= used[1] & set(store.recordings)
+
+
+def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -> Half:
+    """Write the print sheets and the draft night's packs."""
+    half = Half()
+    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
+    chosen, _ = choose_cards(studio, sheet_opts)
+    out = studio.ws.output_dir(studio.game)
+    if chosen:
+        sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress)
+        half.sheets.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
+        half.notes.extend(f"warning: {w}" for w in sheets.warnings)
+    else:
+        half.notes.append("no print sheets: no card is in the print run (the findings say why)")
+    if studio.model.packs:
+        progress("packs", 0, 1)
+        half.packs = _draft_night(studio, opts, half.notes)
+        progress("packs", 1, 1)
+    return half
+
+
+class LiveBuild:
+    """`build --watch`: each rebuild split over two cores, between this process and a twin forked after the
+    first build (twin.py), each keeping its memory warm from one rebuild to the next. Without a twin (one
+    core, no fork, or it was lost) a rebuild is an ordinary build."""
+
+    def __init__(self, ws: Workspace, game: str, opts: BuildOptions) -> None:
+        self.ws, self.game, self.opts = ws, game, opts
+        self.twin: Twin[Half] | None = None
+        self.started = False
+
+    def __call__(self) -> JobResult:
+        twin = self.twin
+        try:
+            return build_game(self.ws, self.game, self.opts, twin=twin)
+        finally:
+            if twin is not None and twin.lost:  # this build made the printed half itself; so will the next ones
+                self.close()
+
+    def warm(self) -> None:
+        """After the first build: fork the twin, which makes the printed half from then on."""
+        if not self.started:
+            self.started = True
+            self.twin = Twin.fork(self._printed)
+
+    def _printed(self) -> Half:
+        studio = with_disk_cache(open_studio(self.ws, self.game))
+        half = print_half(studio, self.opts)
+        half.used = _cache_use(studio)  # this process never saves the cache: the other one does, keeping these
+        return half
+
+    def close(self) -> None:
+        if self.twin is not None:
+            self.twin.close()
+            self.twin = None
+
+
+def _draft_night(studio: Studio, opts: BuildOptions, notes: list[str]) -> list[Output]:
     """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
     from .packs.deal import deal
     from .packs.report import label_fields
@@ -111,7 +198,7 @@ def _draft_night(studio: Studio, opts: BuildOptions, result: JobResult) -> list[
         files = deal_files(studio.ws, studio.game, d, studio.check.catalog, label_fields(model),
                            sheets=True, studio=studio)
     except CardgenError as exc:
-        result.notes.append(f"packs not dealt: {exc.message}")
+        notes.append(f"packs not dealt: {exc.message}")
         return []
-    result.notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
+    notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
     return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)

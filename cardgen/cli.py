@@ -350,7 +350,7 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
 def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
           players: int | None, seed: int | None, ink: str, watch: bool, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
-    from .build import BuildOptions, build_game
+    from .build import BuildOptions, LiveBuild, build_game
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
     for t in targets:
         if t not in TARGETS:
@@ -364,7 +364,7 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
                            ink=ink)
     if watch:
         ws.check_game(game)
-        _watch(ws, game, lambda: build_game(ws, game, options), heading=f"built {game}:")
+        _watch(ws, game, LiveBuild(ws, game, options), heading=f"built {game}:")
     result = build_game(ws, game, options, _progress())
     click.echo(f"built {game}:")
     _finish(result, ws, strict=strict)

@@ -42,10 +42,19 @@ def watch_job(ws: Workspace, game: str, job: Callable[[], JobResult],
 
     once(time.perf_counter(), False)
     settle()
+    # a job that splits its rebuilds over two processes (build.LiveBuild) forks its twin now: warm from the
+    # first run, and before the watcher's thread exists
+    warm, close = getattr(job, "warm", None), getattr(job, "close", None)
+    if warm is not None:
+        warm()
     folders = [str(p) for p in source_folders(ws, game) if p.is_dir()]
-    for changes in watch(*folders, step=QUIET_MS, debounce=1600, stop_event=stop, raise_interrupt=True):
-        once(_last_change(changes), True)
-        settle()  # the rebuild is shown: collect its leftovers while waiting for the next save
+    try:
+        for changes in watch(*folders, step=QUIET_MS, debounce=1600, stop_event=stop, raise_interrupt=True):
+            once(_last_change(changes), True)
+            settle()  # the rebuild is shown: collect its leftovers while waiting for the next save
+    finally:
+        if close is not None:
+            close()
 
 
 def _last_change(changes: Iterable[tuple[Any, str]]) -> float:

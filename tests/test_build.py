@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
@@ -168,3 +169,66 @@ def test_a_rebuild_draws_only_the_figures_and_book_that_changed(scratch_ws: Work
     assert build() == (0, 0)  # a card the book does not show, and no figure's data changed
     cards.write_text(cards.read_text().replace("power: 3", "power: 4"))
     assert build() == (1, 1)  # Ember Guard: its power is plotted and the book shows it
+
+
+def _outputs(ws: Workspace) -> dict[str, bytes]:
+    """Every output file but the rulebook's PDF (WeasyPrint's bytes name the workspace's folder)."""
+    out = ws.output_dir("clean")
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and ".cache" not in p.parts and p.name != "rulebook.pdf"}
+
+
+def test_a_live_build_splits_over_a_twin_and_writes_what_a_plain_build_writes(scratch_ws: Workspace, tmp_path) -> None:
+    """build --watch: after the first build a forked twin makes the sheets and packs of each rebuild. The files
+    and the summary are those of a plain build; a broken model in between is an error from either process;
+    a twin that dies is done without."""
+    import os
+    import shutil
+    import signal
+
+    from cardgen.build import BuildOptions, LiveBuild, build_game
+    from cardgen.errors import CardgenError
+
+    opts = BuildOptions()
+    live = LiveBuild(scratch_ws, "clean", opts)
+    first = live()
+    live.warm()
+    assert live.twin is not None, "no twin forked (another thread running?)"
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    plain_ws = Workspace.find(shutil.copytree(scratch_ws.root, tmp_path / "plain", symlinks=True,
+                                              ignore=shutil.ignore_patterns("output")))
+    try:
+        for text in ("Deal 3 damage", "Deal 4 damage"):
+            for ws in (scratch_ws, plain_ws):
+                path = ws.cards_dir("clean") / "cards.yaml"
+                path.write_text(path.read_text().replace("Deal 2 damage", text).replace("Deal 3 damage", text))
+            again = live()
+            plain = build_game(plain_ws, "clean", opts)
+            assert _outputs(scratch_ws) == _outputs(plain_ws)
+            assert [(o.path.relative_to(scratch_ws.root), o.what) for o in again.outputs] == \
+                [(o.path.relative_to(plain_ws.root), o.what) for o in plain.outputs]
+            assert again.notes == plain.notes and again.findings == plain.findings
+        assert [o.what for o in again.outputs] == [o.what for o in first.outputs]
+        model = scratch_ws.model_path("clean")
+        good = model.read_text()
+        model.write_text("fields: [unclosed\n")
+        with pytest.raises(CardgenError):
+            live()
+        model.write_text(good)
+        cards.write_text(cards.read_text().replace("Deal 4 damage", "Deal 5 damage"))
+        live()  # the twin's answer to the broken build was dropped, not taken for this one's
+        assert live.twin is not None and b"Deal 5" in _text_of(scratch_ws.output_dir("clean") / "sheets.pdf")
+        os.kill(live.twin.pid, signal.SIGKILL)
+        os.waitpid(live.twin.pid, 0)
+        cards.write_text(cards.read_text().replace("Deal 5 damage", "Deal 6 damage"))
+        live()
+        assert live.twin is None  # lost and closed; this build made the sheets itself
+        assert b"Deal 6" in _text_of(scratch_ws.output_dir("clean") / "sheets.pdf")
+    finally:
+        live.close()
+
+
+def _text_of(pdf) -> bytes:  # type: ignore[no-untyped-def]
+    from pypdf import PdfReader
+
+    return "".join(page.extract_text() for page in PdfReader(pdf).pages).encode()
