@@ -9,10 +9,10 @@ from jinja2 import TemplateError
 from .check import CheckResult, check_game
 from .errors import CardgenError, Finding, Severity, sort_findings
 from .model.card import Card
+from .render.context import card_view
 from .render.face import FaceRenderer, PreparedFace
 from .render.faces import FaceSet, load_faces
 from .render.fonts import FontSet
-from .render.template import card_view
 from .sandbox import LimitedSandbox
 from .workspace import Workspace
 

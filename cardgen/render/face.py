@@ -14,9 +14,10 @@ from ..model.game import GameModel, Role
 from ..paths import file_stamp, workspace_file
 from ..units import to_mm
 from . import richtext as rt
+from .context import context, is_true
 from .fonts import FontSet
 from .pen import Recordings
-from .template import Element, Template, as_length, context, is_true
+from .template import Element, Template, as_length
 from .values import rgb255, typed
 
 OVERFLOW_RED = HexColor("#e0001b")

@@ -12,8 +12,6 @@ from jinja2 import ChainableUndefined, TemplateError
 
 from .. import units
 from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card
-from ..model.cost import parse_cost
 from ..model.game import GameModel
 from ..paths import file_stamp, workspace_file
 from ..sandbox import LimitedSandbox
@@ -38,25 +36,6 @@ LENGTH_KEYS = {"x", "y", "w", "h", "x1", "y1", "x2", "y2", "size", "min_size", "
                "label_size", "tracking"}
 TOP_KEYS = {"extends", "size", "bleed", "safe", "fonts", "vars", "elements", "remove", "description"}
 _env = LimitedSandbox(undefined=ChainableUndefined, autoescape=False, keep_trailing_newline=False)
-
-
-class CardView(dict):
-    """A card as templates see it: fields by attribute, absent lists as [], absent values as ''."""
-
-    def __getattr__(self, key: str) -> Any:
-        return self.get(key, "")
-
-
-def card_view(card: Card, model: GameModel) -> CardView:
-    view = CardView(id=card.id)
-    for name, spec in model.fields.items():
-        value = card.get(name)
-        if value is None:
-            value = [] if spec.type == "list" else ""
-        elif spec.type == "list" and not isinstance(value, list):
-            value = [value]
-        view[name] = value
-    return view
 
 
 @dataclass
@@ -365,51 +344,6 @@ def _element(item: Any, loc: tuple[int, int], name: str, bad, fonts: dict[str, A
         bad(item.key_loc("id"), "template-type", "'id' must be a name")
         eid = ""
     return Element(etype, props, when, str(eid), name, loc[0], loc[1])
-
-
-def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
-    """The names a template's expressions can use for one card."""
-    view = card_view(card, model)
-
-    def term_attr(field_name: str, attr: str, default: Any = "", index: int = 0) -> Any:
-        values = view.get(field_name) or []
-        values = values if isinstance(values, list) else [values]
-        if index >= len(values):
-            return default
-        term = model.term(field_name, str(values[index]))
-        if term is None:
-            return default
-        return term.attrs.get(attr, term.name if attr == "name" else default)
-
-    def term_attrs(field_name: str, attr: str) -> list[Any]:
-        values = view.get(field_name) or []
-        values = values if isinstance(values, list) else [values]
-        return [term_attr(field_name, attr, None, i) for i in range(len(values))]
-
-    def canonical(field_name: str) -> list[str]:
-        """Values as the model names them (aliases resolved): 'Phenomenon' -> 'Power'."""
-        out = []
-        for v in view.get(field_name) or []:
-            term = model.term(field_name, str(v))
-            out.append(term.name if term else str(v))
-        return out
-
-    ctx: dict[str, Any] = {
-        "card": view, "model": {"name": model.name, "id": model.id, "version": model.version,
-                                "game": model.info},
-        "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
-        "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
-        "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
-    }
-    ctx["vars"] = {k: v.get(ctx) for k, v in template.vars.items()}
-    return ctx
-
-
-def is_true(element: Element, ctx: dict[str, Any]) -> bool:
-    if element.when is None:
-        return True
-    value = element.when(**ctx)
-    return bool(value) and not isinstance(value, ChainableUndefined)
 
 
 _NUM = re.compile(r"^-?\d+(\.\d+)?$")

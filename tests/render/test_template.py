@@ -4,7 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgen.project import open_studio
-from cardgen.render.template import context, load_template
+from cardgen.render.context import context
+from cardgen.render.template import load_template
 from cardgen.workspace import Workspace, load_game
 
 

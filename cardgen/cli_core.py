@@ -1,0 +1,172 @@
+"""Turn the command line's shared conventions into helpers every command uses: the command group (a problem
+is one line and an exit code), --root, findings printed like a compiler, --watch, progress, shared options."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
+
+import click
+
+from . import __version__
+from .errors import CardgenError, Finding, Severity, count
+from .rulebook import PAGES
+from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .output import JobResult
+
+COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+RULEBOOK_PAPERS = tuple(PAGES)
+
+
+def fail(exc: CardgenError) -> NoReturn:
+    click.echo(exc.format(), err=True)
+    sys.exit(exc.exit_code)
+
+
+def echo_findings(findings: list[Finding], *, err: bool = False) -> None:
+    colour = sys.stdout.isatty() if not err else sys.stderr.isatty()
+    for f in findings:
+        line = f.format()
+        if colour:
+            tag = f"{f.severity}[{f.code}]"
+            line = line.replace(tag, click.style(tag, fg=COLOURS[f.severity], bold=True), 1)
+        click.echo(line, err=err)
+
+
+class _Group(click.Group):
+    """One place for errors: a CardgenError is one line and its exit code; Ctrl-C exits 130; anything else is a
+    bug, reported in one line (CARDGEN_DEBUG=1 shows the traceback)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort, SystemExit, BrokenPipeError):
+            raise
+        except CardgenError as exc:
+            fail(exc)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:  # pragma: no cover - only reached through a bug
+            if os.environ.get("CARDGEN_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(exc).__name__}: {exc} (this is a cardgen bug; "
+                       "CARDGEN_DEBUG=1 shows where)", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+@click.option("--root", type=click.Path(file_okay=False), envvar="CARDGEN_ROOT",
+              help="Workspace folder (default: the nearest folder with rules/, or $CARDGEN_ROOT).")
+@click.pass_context
+def main(ctx: click.Context, root: str | None) -> None:
+    """cardgen: validate card sets and build print sheets, packs and rulebooks from YAML."""
+    ctx.obj = root
+
+
+def ws_from(ctx: click.Context) -> Workspace:
+    return Workspace.find(ctx.obj)
+
+
+def strict_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too; errors always fail.")(fn)
+
+
+def finish(result: "JobResult", ws: Workspace, *, strict: bool = False, list_findings: bool = False) -> NoReturn:
+    """Print a job's result the one way every command does, and exit: 1 when the data has errors (with
+    --strict, warnings), else 0. When the command prints a result (packs, a verdict) on standard output,
+    everything else goes to standard error."""
+    show_result(result, ws, list_findings=list_findings)
+    sys.exit(1 if result.failed(strict) else 0)
+
+
+def watch_loop(ws: Workspace, game: str, job: Callable[[], "JobResult"], heading: str = "") -> NoReturn:
+    """--watch: run the job, then again after each save to the game's files; Ctrl-C stops (exit 130)."""
+    from .watch import watch_job
+
+    def show(result: "JobResult | None", error: str | None, seconds: float, rebuilt: bool) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        when = f"{seconds:.2f} s after the save" if rebuilt else f"in {seconds:.2f} s"
+        if result is None:
+            click.echo(f"[{stamp}] error: {error}", err=True)
+            click.echo(f"[{stamp}] nothing written; watching for changes (Ctrl-C stops)", err=True)
+            return
+        if heading:
+            click.echo(heading)
+        show_result(result, ws)
+        click.echo(f"[{stamp}] written {when}; watching for changes (Ctrl-C stops)")
+
+    watch_job(ws, game, job, show)
+    sys.exit(130)  # the loop ends only when interrupted
+
+
+def show_result(result: "JobResult", ws: Workspace, *, list_findings: bool = False) -> None:
+    aside = bool(result.text)
+    if result.text:
+        click.echo(result.text, nl=False)
+    for out in result.outputs:
+        size = out.size
+        shown = f"{size / 1024:,.0f} KB" if size else ""
+        click.echo(f"  {ws.shown(out.path):<40} {shown:>9}  {out.what}", err=aside)
+    for note in result.notes:
+        click.echo(f"  {note}", err=aside)
+    if list_findings:
+        echo_findings(result.findings, err=aside)
+    c = count(result.findings)
+    if any(c.values()) and not list_findings:
+        click.echo(f"  findings: {c['error']} errors, {c['warning']} warnings, {c['info']} info "
+                   f"(see 'cardgen validate')", err=aside)
+
+
+def progress_bar() -> Callable[[str, int, int], None]:
+    """A progress line on a terminal (stderr), nothing when piped."""
+    if not sys.stderr.isatty():
+        return lambda stage, done, total: None
+
+    def show(stage: str, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        click.echo(f"\r{stage:>6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", err=True,
+                   nl=done >= total)
+    return show
+
+
+def parse_offset(value: str) -> tuple[float, float]:
+    import math
+
+    try:
+        dx, dy = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"takes DX,DY in mm, e.g. 0.5,-1; not '{value}'") from None
+    if not all(math.isfinite(v) and abs(v) <= 20 for v in (dx, dy)):
+        raise click.BadParameter(f"each offset must be a number of millimetres between -20 and 20, not '{value}'")
+    return dx, dy
+
+
+DECK = click.option("--deck", type=click.Path(dir_okay=False, path_type=Path),
+                     help="A deck list: print or export exactly its cards (every section).")
+
+
+WATCH = click.option("--watch", is_flag=True,
+                      help="Stay running: write again a moment after each save to the game's cards, model, "
+                           "templates or fonts (Ctrl-C stops).")
+
+
+INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="normal", show_default=True,
+                    help="low: white ground, coloured outlines and type only (same layout): a playtest print run "
+                         "for a fraction of the toner.")
+
+
+PLAYERS = click.option("--players", type=click.IntRange(1, 10_000),
+                        help="Default: the model's draft.players, else what one print run supports (at most 8), else 8.")
+SEED = click.option("--seed", type=click.IntRange(min=0),
+                     help="Replay a deal; without it a random seed is chosen and printed.")
+RUNS = click.option("--print-runs", type=click.IntRange(1, 1000), default=1, show_default=True,
+                     help="Exhaust mode: runs shuffled together.")
+
+

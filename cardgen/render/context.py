@@ -1,0 +1,76 @@
+"""Turn a card and its template into what the template's expressions see (the card as a view, the model's
+term attributes, the template's vars) and decide an element's `when` condition for that card."""
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import ChainableUndefined
+
+from ..model.card import Card
+from ..model.cost import parse_cost
+from ..model.game import GameModel
+from .template import Element, Template
+
+
+class CardView(dict):
+    """A card as templates see it: fields by attribute, absent lists as [], absent values as ''."""
+
+    def __getattr__(self, key: str) -> Any:
+        return self.get(key, "")
+
+
+def card_view(card: Card, model: GameModel) -> CardView:
+    view = CardView(id=card.id)
+    for name, spec in model.fields.items():
+        value = card.get(name)
+        if value is None:
+            value = [] if spec.type == "list" else ""
+        elif spec.type == "list" and not isinstance(value, list):
+            value = [value]
+        view[name] = value
+    return view
+
+
+def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
+    """The names a template's expressions can use for one card."""
+    view = card_view(card, model)
+
+    def term_attr(field_name: str, attr: str, default: Any = "", index: int = 0) -> Any:
+        values = view.get(field_name) or []
+        values = values if isinstance(values, list) else [values]
+        if index >= len(values):
+            return default
+        term = model.term(field_name, str(values[index]))
+        if term is None:
+            return default
+        return term.attrs.get(attr, term.name if attr == "name" else default)
+
+    def term_attrs(field_name: str, attr: str) -> list[Any]:
+        values = view.get(field_name) or []
+        values = values if isinstance(values, list) else [values]
+        return [term_attr(field_name, attr, None, i) for i in range(len(values))]
+
+    def canonical(field_name: str) -> list[str]:
+        """Values as the model names them (aliases resolved): 'Phenomenon' -> 'Power'."""
+        out = []
+        for v in view.get(field_name) or []:
+            term = model.term(field_name, str(v))
+            out.append(term.name if term else str(v))
+        return out
+
+    ctx: dict[str, Any] = {
+        "card": view, "model": {"name": model.name, "id": model.id, "version": model.version,
+                                "game": model.info},
+        "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
+        "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
+        "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
+    }
+    ctx["vars"] = {k: v.get(ctx) for k, v in template.vars.items()}
+    return ctx
+
+
+def is_true(element: Element, ctx: dict[str, Any]) -> bool:
+    if element.when is None:
+        return True
+    value = element.when(**ctx)
+    return bool(value) and not isinstance(value, ChainableUndefined)
