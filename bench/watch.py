@@ -17,9 +17,9 @@ sys.path.insert(0, str(REPO / "bench"))
 from common import Row, report, scratch_workspace  # noqa: E402
 
 
-def after_saves(command: str, file: str, text: str) -> list[float]:
+def after_saves(command: str, file: str, text: str) -> list[tuple[float, float | None]]:
     """Seconds from each of five saves of a card file (an edit of `text` in it) to the written outputs, as
-    `cardgen COMMAND --watch` reports them."""
+    `cardgen COMMAND --watch` reports them, and to the typeset rulebook when it had to be typeset again."""
     with tempfile.TemporaryDirectory() as tmp:
         root = scratch_workspace(tmp)
         subprocess.run([sys.executable, "-m", "cardgen", "--root", str(root), command, "power-trip"],
@@ -42,7 +42,14 @@ def after_saves(command: str, file: str, text: str) -> list[float]:
             finally:
                 proc.terminate()
                 proc.wait(10)
-        after = [float(s) for s in re.findall(r"written ([0-9.]+) s after the save", log.read_text())]
+        # each save: "written X s after the save; watching…", or first "…; the rulebook is being typeset…" and
+        # then the line of the typeset book: (everything else, the book) in seconds
+        after: list[tuple[float, float | None]] = []
+        for seconds, then in re.findall(r"written ([0-9.]+) s after the save; (\w+)", log.read_text()):
+            if after and after[-1][1] == -1.0:
+                after[-1] = (after[-1][0], float(seconds))
+            else:
+                after.append((float(seconds), -1.0 if then == "the" else None))
         if not after:
             raise SystemExit("the watch loop reported no rebuild:\n" + log.read_text()[-2000:])
     return after
@@ -54,11 +61,17 @@ def main() -> None:
     for command, what, file, text, edited in (
             ("sheets", "the print sheets PDF", "dark.yaml", "Kill an Entity", "a card"),
             ("build", everything, "light.yaml", "Deal 1 damage", "a card the rulebook does not show"),
-            ("build", everything, "dark.yaml", "Kill an Entity", "a card the rulebook shows: typeset again")):
+            ("build", "everything but the rulebook", "dark.yaml", "Kill an Entity", "a card the rulebook shows")):
         after = after_saves(command, file, text)
+        first = [a for a, _ in after]
         rows.append(Row(f"`{command} --watch`: {what} written after a save of {edited} (median of 5)",
-                        "Power Trip, 288 cards", f"{statistics.median(after):.2f} s (worst {max(after):.2f} s)",
+                        "Power Trip, 288 cards", f"{statistics.median(first):.2f} s (worst {max(first):.2f} s)",
                         "≤ 0.2 s"))
+        books = [b for _, b in after if b is not None and b >= 0]
+        if books:
+            rows.append(Row(f"`{command} --watch`: then the rulebook, typeset again, written after that save "
+                            "(median of 5)", "Power Trip, 288 cards, 18-page book",
+                            f"{statistics.median(books):.2f} s (worst {max(books):.2f} s)", "WeasyPrint's layout"))
     report(rows)
 
 

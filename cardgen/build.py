@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import CardgenError, sort_findings
+from .errors import CardgenError, Finding, sort_findings
+from .findings import all_findings
 from .output import JobResult, Output, write_atomic
 from .printing import (
     PngOptions,
@@ -33,13 +34,11 @@ class BuildOptions:
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet,
-               twin: "Twin[Half] | None" = None) -> JobResult:
+               twin: "Twin[Half] | None" = None, live: bool = False) -> JobResult:
     """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
     set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s).
-    With a `twin` (a live rebuild), the print sheets and the packs are made there, on the other core."""
-    from .check import CheckResult, summary_line
-    from .findings import all_findings
-
+    With a `twin` (a live rebuild), the print sheets and the packs are made there, on the other core. `live`:
+    a rulebook that must be typeset again is left to `result.later`, so everything else is written first."""
     if twin is not None:
         try:
             twin.ask()  # it opens the game itself, as this process does, from the same files
@@ -48,38 +47,33 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     # 1. gather all data from all files, check it and make every document in memory
     studio = with_disk_cache(open_studio(ws, game))
     studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
-    findings = all_findings(studio)
-    book = None
+    base = all_findings(studio)
+    findings, book = base, None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.job import cached_rulebook
 
         progress("book", 0, 1)
-        book = cached_rulebook(ws, game, opts.paper.lower(), studio)  # rebuilt only when an input changed
-        findings = sort_findings(set(findings) | set(book.findings))
+        book = cached_rulebook(ws, game, opts.paper.lower(), studio, wait=not live)  # made only when an input changed
+        findings = sort_findings(set(base) | set(book.findings))
         progress("book", 1, 1)
-    report = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))
     # 2. write
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
-    result.outputs.append(Output(write_atomic(out / "validation.txt", report + "\n"), "validation report"))
     made: list[Output] = []  # what this process writes while the twin (if any) writes the sheets and packs
     if opts.png:
         pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress)
         total = sum(o.size for o in pngs.outputs)
         made.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
                                         f"({total / 1048576:.1f} MB)"))
-    from .gallery.page import write_gallery
-    from .gallery.report import build_report
-
-    progress("gallery", 0, 1)
-    page = write_gallery(studio, findings, out / "gallery")
-    made.append(Output(page.path, f"gallery of {page.cards} cards with their findings"))
-    made.append(Output(build_report(studio, findings, out / "report"), "set report with plots"))
-    progress("gallery", 1, 1)
-    if book is not None:
+    validation, pages = _reports(studio, findings, progress)
+    made += pages
+    if book is not None and book.typeset:
         from .rulebook.job import write_rulebook
 
         made += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
+    elif book is not None:
+        result.later = lambda: _typeset_later(studio, opts, base, findings)
+        result.pending = "the rulebook is being typeset"
     printed = None
     if twin is not None:
         try:
@@ -88,7 +82,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         except TwinLost:
             pass  # LiveBuild closes it; this build makes the sheets and packs itself
     printed = printed or print_half(studio, opts, progress)
-    result.outputs += printed.sheets + made + printed.packs
+    result.outputs += [validation, *printed.sheets, *made, *printed.packs]
     result.notes += printed.notes
     for target in opts.exports:
         from .export.run import run_export
@@ -96,6 +90,40 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         exported = run_export(ws, game, target, studio=studio)
         result.outputs.append(Output(out / "export" / target, f"{len(exported.outputs)} files for {target}"))
         result.notes += exported.notes
+    save_disk_cache(studio)
+    return result
+
+
+def _reports(studio: Studio, findings: list[Finding], progress: Progress = quiet) -> tuple[Output, list[Output]]:
+    """What shows the findings: the validation report, and the gallery and set report."""
+    from .check import CheckResult, summary_line
+    from .gallery.page import write_gallery
+    from .gallery.report import build_report
+
+    out = studio.ws.output_dir(studio.game)
+    text = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))
+    validation = Output(write_atomic(out / "validation.txt", text + "\n"), "validation report")
+    progress("gallery", 0, 1)
+    page = write_gallery(studio, findings, out / "gallery")
+    pages = [Output(page.path, f"gallery of {page.cards} cards with their findings"),
+             Output(build_report(studio, findings, out / "report"), "set report with plots")]
+    progress("gallery", 1, 1)
+    return validation, pages
+
+
+def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], shown: list[Finding]) -> JobResult:
+    """A live rebuild's second step: typeset the rulebook and write it; when typesetting found more (a
+    picture the book may not read), the validation report, gallery and set report are written again."""
+    from .rulebook.job import cached_rulebook, write_rulebook
+
+    paper = opts.paper.lower()
+    book = cached_rulebook(studio.ws, studio.game, paper, studio)
+    findings = sort_findings(set(base) | set(book.findings))
+    result = JobResult(findings=findings)
+    if findings != shown:
+        validation, pages = _reports(studio, findings)
+        result.outputs += [validation, *pages]
+    result.outputs += write_rulebook(book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper)[:1]
     save_disk_cache(studio)
     return result
 
@@ -156,7 +184,7 @@ class LiveBuild:
     def __call__(self) -> JobResult:
         twin = self.twin
         try:
-            return build_game(self.ws, self.game, self.opts, twin=twin)
+            return build_game(self.ws, self.game, self.opts, twin=twin, live=True)
         finally:
             if twin is not None and twin.lost:  # this build made the printed half itself; so will the next ones
                 self.close()

@@ -99,7 +99,8 @@ def watch_loop(ws: Workspace, game: str, job: Callable[[], "JobResult"], heading
         if heading:
             click.echo(heading)
         show_result(result, ws)
-        click.echo(f"[{stamp}] written {when}; watching for changes (Ctrl-C stops)")
+        then = f"{result.pending}…" if result.pending else "watching for changes (Ctrl-C stops)"
+        click.echo(f"[{stamp}] written {when}; {then}")
 
     watch_job(ws, game, job, show)
     sys.exit(130)  # the loop ends only when interrupted

@@ -5,6 +5,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .errors import CardgenError, Finding, Severity
 
@@ -29,6 +30,8 @@ class JobResult:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     text: str = ""  # what the command prints as its result (packs, a deck verdict, one card), if anything
+    later: Callable[[], JobResult] | None = None  # work left for after this is shown (a live rebuild's book)
+    pending: str = ""  # what `later` does, for the user
 
     def failed(self, strict: bool = False) -> bool:
         """Exit 1: the data has errors (with strict, warnings too)."""

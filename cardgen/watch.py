@@ -28,17 +28,21 @@ def watch_job(ws: Workspace, game: str, job: Callable[[], JobResult],
               stop: threading.Event | None = None) -> None:
     """Run `job` now and after every burst of saves; `show` gets each result (or the one-line error that
     stopped it: a model with errors, a missing template), the seconds it took (from the save, for a rebuild)
-    and whether it was a rebuild.
+    and whether it was a rebuild. A result with work left for later (`later`: a live rebuild's rulebook) is
+    shown, then that work is done and its own result shown.
     The loop survives any bad input: fix the file and it rebuilds."""
     from watchfiles import watch
 
     def once(since: float, saved: bool) -> None:
-        try:
-            result = job()
-        except CardgenError as exc:
-            show(None, str(exc), time.perf_counter() - since, saved)
-            return
-        show(result, None, time.perf_counter() - since, saved)
+        step: Callable[[], JobResult] | None = job
+        while step is not None:  # the job, then what it left for after its result is shown (result.later)
+            try:
+                result = step()
+            except CardgenError as exc:
+                show(None, str(exc), time.perf_counter() - since, saved)
+                return
+            show(result, None, time.perf_counter() - since, saved)
+            step = result.later
 
     once(time.perf_counter(), False)
     settle()

@@ -192,6 +192,8 @@ def test_a_live_build_splits_over_a_twin_and_writes_what_a_plain_build_writes(sc
     opts = BuildOptions()
     live = LiveBuild(scratch_ws, "clean", opts)
     first = live()
+    assert first.later is not None  # the book, typeset after the rest (test below)
+    first.later()
     live.warm()
     assert live.twin is not None, "no twin forked (another thread running?)"
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
@@ -203,12 +205,14 @@ def test_a_live_build_splits_over_a_twin_and_writes_what_a_plain_build_writes(sc
                 path = ws.cards_dir("clean") / "cards.yaml"
                 path.write_text(path.read_text().replace("Deal 2 damage", text).replace("Deal 3 damage", text))
             again = live()
+            assert again.later is not None  # Firestorm is in the book
+            book = again.later()
             plain = build_game(plain_ws, "clean", opts)
             assert _outputs(scratch_ws) == _outputs(plain_ws)
-            assert [(o.path.relative_to(scratch_ws.root), o.what) for o in again.outputs] == \
-                [(o.path.relative_to(plain_ws.root), o.what) for o in plain.outputs]
+            assert [(o.path.relative_to(scratch_ws.root), o.what) for o in again.outputs + book.outputs] == \
+                [(o.path.relative_to(plain_ws.root), o.what) for o in plain.outputs if o.path.name != "rulebook.pdf"] + \
+                [(o.path.relative_to(plain_ws.root), o.what) for o in plain.outputs if o.path.name == "rulebook.pdf"]
             assert again.notes == plain.notes and again.findings == plain.findings
-        assert [o.what for o in again.outputs] == [o.what for o in first.outputs]
         model = scratch_ws.model_path("clean")
         good = model.read_text()
         model.write_text("fields: [unclosed\n")
@@ -216,7 +220,7 @@ def test_a_live_build_splits_over_a_twin_and_writes_what_a_plain_build_writes(sc
             live()
         model.write_text(good)
         cards.write_text(cards.read_text().replace("Deal 4 damage", "Deal 5 damage"))
-        live()  # the twin's answer to the broken build was dropped, not taken for this one's
+        assert live().later is not None  # the twin's answer to the broken build was dropped, not taken for this one's
         assert live.twin is not None and b"Deal 5" in _text_of(scratch_ws.output_dir("clean") / "sheets.pdf")
         os.kill(live.twin.pid, signal.SIGKILL)
         os.waitpid(live.twin.pid, 0)
@@ -232,3 +236,39 @@ def _text_of(pdf) -> bytes:  # type: ignore[no-untyped-def]
     from pypdf import PdfReader
 
     return "".join(page.extract_text() for page in PdfReader(pdf).pages).encode()
+
+
+def test_a_live_rebuild_writes_everything_first_and_typesets_the_book_after(scratch_ws: Workspace, tmp_path) -> None:
+    """build --watch: a book that must be typeset again is left for `later`, so the sheets and reports come
+    first; after it, every file equals a plain build's, the reports too when typesetting found more."""
+    import shutil
+
+    from cardgen.build import BuildOptions, build_game
+
+    opts = BuildOptions()
+    first = build_game(scratch_ws, "clean", opts, live=True)
+    assert first.later is not None and first.pending == "the rulebook is being typeset"
+    assert not (scratch_ws.output_dir("clean") / "rulebook.pdf").exists()
+    assert (scratch_ws.output_dir("clean") / "sheets.pdf").is_file()
+    typeset = first.later()
+    assert [o.path.name for o in typeset.outputs] == ["rulebook.pdf"] and typeset.later is None
+    assert build_game(scratch_ws, "clean", opts, live=True).later is None  # unchanged: kept, not typeset again
+    before = (scratch_ws.output_dir("clean") / "rulebook.pdf").read_bytes()
+    # the book shows Firestorm; it also asks for a file it may not read, which only typesetting finds
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 7 damage"))
+    (scratch_ws.root / "rules" / "clean" / "rulebook" / "basics.md").write_text(RAW_PICTURE)
+    plain_ws = Workspace.find(shutil.copytree(scratch_ws.root, tmp_path / "plain", symlinks=True,
+                                              ignore=shutil.ignore_patterns("output")))
+    plain = build_game(plain_ws, "clean", opts)
+    live = build_game(scratch_ws, "clean", opts, live=True)
+    assert live.later is not None
+    assert not any(f.code == "rulebook-fetch-refused" for f in live.findings)
+    book = live.later()
+    assert [o.path.name for o in book.outputs] == ["validation.txt", "index.html", "index.html", "rulebook.pdf"]
+    assert book.findings == plain.findings and any(f.code == "rulebook-fetch-refused" for f in book.findings)
+    assert _outputs(scratch_ws) == _outputs(plain_ws)
+    assert (scratch_ws.output_dir("clean") / "rulebook.pdf").read_bytes() != before  # typeset again
+
+
+RAW_PICTURE = "Rules.\n\n<img src=\"file:///etc/hostname\">\n"

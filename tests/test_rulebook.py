@@ -217,9 +217,9 @@ def test_build_reuses_the_rulebook_until_one_of_its_inputs_changes(scratch_ws, m
     built: list[str] = []
     real = job.build_rulebook
 
-    def counting(ws, game, paper, studio=None):  # type: ignore[no-untyped-def]
+    def counting(ws, game, paper, studio=None, wait=True):  # type: ignore[no-untyped-def]
         built.append(game)
-        return real(ws, game, paper, studio=studio)
+        return real(ws, game, paper, studio=studio, wait=wait)
 
     monkeypatch.setattr(job, "build_rulebook", counting)
     studio = open_studio(scratch_ws, "clean")

@@ -47,6 +47,7 @@ class Rulebook:
     pdf: bytes
     pages: int
     findings: list[Finding]
+    typeset: bool = True  # False: laid out as HTML only, its PDF not made yet (build_rulebook's `wait`)
 
 
 def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedChapter:
@@ -84,7 +85,10 @@ def _environment(ws: Workspace, game: str) -> LimitedSandbox:
 
 
 def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
-                   studio: Studio | None = None) -> Rulebook:
+                   studio: Studio | None = None, wait: bool = True) -> Rulebook:
+    """The book's HTML and PDF. Without `wait`, a book whose typesetting is not kept from an earlier run comes
+    back untypeset (no PDF, and none of the findings only typesetting finds): a live rebuild writes everything
+    else first and typesets it afterwards."""
     if paper not in PAGES:
         raise CardgenError(f"--paper must be one of {', '.join(PAGES)} for the rulebook, not '{paper}'")
     studio = studio or with_disk_cache(open_studio(ws, game))
@@ -117,8 +121,11 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
     except TemplateError as exc:  # a workspace's own book template: its mistake, one line, never a traceback
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
-    pdf, pages, refused = _typeset(html, content, ws, game, paper, book.title, allowed)
+    typeset = _typeset(html, content, ws, game, paper, book.title, allowed, wait)
     html = resolve_images(html, content.image_files, inline=True)
+    if typeset is None:
+        return Rulebook(html, b"", 0, content.findings, typeset=False)
+    pdf, pages, refused = typeset
     for url in dict.fromkeys(refused):
         file, line = _where_named(chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"))
         content.findings.append(Finding(file, line, 1 if line else 0, Severity.ERROR, "rulebook-fetch-refused", None,
@@ -129,10 +136,10 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
 
 
 def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: str, title: str,
-             allowed: tuple[Path, ...]) -> tuple[bytes, int, list[str]]:
+             allowed: tuple[Path, ...], wait: bool = True) -> tuple[bytes, int, list[str]] | None:
     """The PDF of the book's HTML, reused from output/GAME/.cache/ while the HTML (pictures by their face and
     files) and every other input but the card files are the same: a card the book does not show can change
-    without the book being typeset again."""
+    without the book being typeset again. None when it is not kept and `wait` is off."""
     import hashlib
     import pickle
 
@@ -145,6 +152,8 @@ def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: s
             return kept  # type: ignore[no-any-return]
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         pass
+    if not wait:
+        return None
     refused: list[str] = []
     pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
                             ws.root / "rules" / game / "rulebook", title, allowed, refused)

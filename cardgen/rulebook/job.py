@@ -27,9 +27,9 @@ def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False
             Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
 
 
-def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio) -> Rulebook:
+def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: bool = True) -> Rulebook:
     """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
-    (and kept there for the next build)."""
+    (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
     import pickle
 
     cache = ws.output_dir(game) / ".cache"
@@ -40,7 +40,9 @@ def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio) -> Rul
             return book
     except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         pass
-    book = build_rulebook(ws, game, paper, studio=studio)
+    book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
+    if not book.typeset:
+        return book
     write_atomic(path, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
     for old in cache.glob("rulebook-*.pickle"):
         if old != path:
