@@ -24,7 +24,7 @@ from .face import Op, PreparedFace
 from .pen import Recording
 from .template import Template
 
-FORMAT = 4  # bump when the layout of an entry changes
+FORMAT = 5  # bump when the layout of an entry (or of a recording) changes
 
 
 def code_files() -> list[Path]:

@@ -17,8 +17,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import FontSet
 
-# One text run: (font stem, size, x, y, text); x and y are None where the run continues the previous one.
-Run = tuple[str, float, Union[float, None], Union[float, None], str]
+# One text run: (font stem, size as written, "1 0 0 1 x y Tm" or None where the run continues the previous one,
+# text): numbers are formatted once, when recorded, not at every replay.
+Run = tuple[str, str, Union[str, None], str]
 # A recording: content-stream text, and marks ("T", runs) text, ("A", key, value) transparency,
 # ("I", image, x, y, w, h, mask) a picture, ("F", icon key, x, y, size) a cost symbol's form.
 Part = Union[str, tuple]
@@ -55,12 +56,16 @@ class _TextRecorder:
             if not self.runs and self.x is None:  # a block's first run always says where it starts
                 self.x = self.origin[0] + sum(self.canvas.stringWidth(t, f, s) for f, s, t in self.since)
                 self.y = self.origin[1]
-            self.runs.append((self.canvas.stem(self.font), self.size, self.x, self.y, text))
+            self.runs.append((self.canvas.stem(self.font), fp_str(self.size), _origin(self.x, self.y), text))
             self.x = self.y = None
             self.since.append((self.font, self.size, text))
 
     def textLine(self, text: str) -> None:
         self.textOut(text)
+
+
+def _origin(x: float | None, y: float | None) -> str | None:
+    return None if x is None else f"1 0 0 1 {fp_str(x)} {fp_str(y)} Tm"
 
 
 class RecordingCanvas(Canvas):
@@ -113,7 +118,7 @@ class RecordingCanvas(Canvas):
 
     def drawString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         if text:
-            self._mark(("T", ((self.stem(self._fontname), self._fontsize, x, y, text),)))
+            self._mark(("T", ((self.stem(self._fontname), fp_str(self._fontsize), _origin(x, y), text),)))
 
     def drawCentredString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         self.drawString(x - self.stringWidth(text, self._fontname, self._fontsize) / 2, y, text)
@@ -229,17 +234,17 @@ class Replayer:
 
     def text_code(self, stem: str, size: float, x: float, y: float, text: str) -> str:
         """One line of text as operators, in this document's font subsets."""
-        return self._text(((stem, size, x, y, text),))
+        return self._text(((stem, fp_str(size), _origin(x, y), text),))
 
     def _text(self, runs: tuple[Run, ...]) -> str:
         out = ["BT"]
         current = None
-        for stem, size, x, y, text in runs:
-            if x is not None:
-                out.append(f"1 0 0 1 {fp_str(x)} {fp_str(y)} Tm")
+        for stem, size, origin, text in runs:
+            if origin is not None:
+                out.append(origin)
             for name, escaped in self._encode(stem, text):
                 if current != (name, size):
-                    out.append(f"{name} {fp_str(size)} Tf")
+                    out.append(f"{name} {size} Tf")
                     current = (name, size)
                 out.append(f"({escaped}) Tj")
         out.append("ET")
