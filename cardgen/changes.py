@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +53,9 @@ class Change:
 
 
 def _git(root: Path, *args: str) -> str:
+    import shutil  # here: a print run reads card versions, never git
+    import subprocess
+
     if shutil.which("git") is None:
         raise CardgenError("--changed-since needs git, and git is not installed (or not on PATH)")
     proc = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
@@ -83,6 +83,9 @@ def cards_at(ws: Workspace, game: str, ref: str) -> Catalog:
     folder = ws.cards_dir(game).resolve().relative_to(top).as_posix()
     names = [n for n in _git(top, "ls-tree", "-r", "--name-only", ref, "--", folder).splitlines()
              if n.endswith((".yaml", ".yml"))]
+    import subprocess
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="cardgen-changes-") as tmp:
         for name in names:
             target = Path(tmp) / name

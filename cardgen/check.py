@@ -9,7 +9,6 @@ from .errors import Finding, Severity, count, sort_findings
 from .gcpause import no_cyclic_gc
 from .model.card import Catalog
 from .model.game import GameModel
-from .packs.spec import format_findings
 from .validate import validate
 from .workspace import LoadedGame, Workspace, load_game
 
@@ -44,7 +43,10 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
         findings = list(loaded.findings)
         if loaded.model is not None:
             findings += validate(loaded.model, loaded.catalog, ws.root)
-            findings += format_findings(loaded.model, loaded.catalog, loaded.findings)
+            if loaded.model.packs:  # only then is the packs code loaded
+                from .packs.spec import format_findings
+
+                findings += format_findings(loaded.model, loaded.catalog, loaded.findings)
     if loaded.model is not None and extra is not None:
         findings += extra(loaded)
     return CheckResult(loaded, sort_findings(set(findings)))

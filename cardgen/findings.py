@@ -16,9 +16,12 @@ from .workspace import LoadedGame, Workspace
 
 def project_findings(studio: Studio) -> list[Finding]:
     """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the rulebook."""
-    from .rulebook.lint import rulebook_findings
+    found = set(studio.face_findings())
+    if (studio.ws.root / "rules" / studio.game / "rulebook" / "index.md").is_file():  # else its code is not loaded
+        from .rulebook.lint import rulebook_findings
 
-    return sort_findings(set(studio.face_findings()) | set(rulebook_findings(studio)))
+        found |= set(rulebook_findings(studio))
+    return sort_findings(found)
 
 
 def all_findings(studio: Studio) -> list[Finding]:

@@ -18,7 +18,6 @@ from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.lowink import low_ink
 from .render.pdfsheets import write_sheets
-from .render.raster import render_pngs
 from .render.sheets import SheetPlan, SheetSpec, plan_sheets
 from .render.vendors import Canvas, bleed_for, product_for, vendor
 from .units import PAPERS, UnitError, length, size_name
@@ -284,6 +283,8 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
         if back is not None and f"back-{back.template.name}" not in named:
             named[f"back-{back.template.name}"] = back
             canvas_of[f"back-{back.template.name}"] = product_for(c.vendor, back.template.size) if c else None  # type: ignore[assignment]
+
+    from .render.raster import render_pngs  # here: a print run never loads Pillow or a process pool
 
     def render(names: list[str]) -> dict[str, bytes]:
         """Faces grouped by canvas (a vendor canvas holds one card size), rendered group by group."""

@@ -84,17 +84,17 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, monkeypatch) -> None:
-    from cardgen import printing
     from cardgen.printing import PngOptions, export_pngs
+    from cardgen.render import raster
 
     rendered: list[int] = []
-    original = printing.render_pngs
+    original = raster.render_pngs
 
     def counting(faces, *args, **kwargs):  # type: ignore[no-untyped-def]
         rendered.append(len(faces))
         return original(faces, *args, **kwargs)
 
-    monkeypatch.setattr(printing, "render_pngs", counting)
+    monkeypatch.setattr(raster, "render_pngs", counting)  # printing imports it when it renders
     out = scratch_ws.root / "output" / "clean" / "png"
     first = export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
     assert rendered == [4]

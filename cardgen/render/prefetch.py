@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from multiprocessing import get_all_start_methods, get_context
 from typing import Any, Sequence
 
 from ..errors import ignore_interrupts
@@ -59,7 +56,13 @@ def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers:
             continue
         seen.add(key)
         todo.append((card, template, bleed))
-    if workers < 2 or len(todo) < MIN_FACES or threading.active_count() > 1 or "fork" not in get_all_start_methods():
+    if workers < 2 or len(todo) < MIN_FACES or threading.active_count() > 1:
+        return 0
+    from concurrent.futures import ProcessPoolExecutor  # here: a warm run never loads the process pool
+    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing import get_all_start_methods, get_context
+
+    if "fork" not in get_all_start_methods():
         return 0
     _WORK.update(renderer=renderer, jobs=todo, record=record)
     chunks = [list(range(len(todo)))[i::workers] for i in range(workers)]
