@@ -8,6 +8,7 @@ and encoded for the document it is replayed into (a TrueType subset's codes depe
 from __future__ import annotations
 
 import io
+import threading
 import zlib
 from typing import Any, Callable, Iterable, MutableMapping, Union
 
@@ -198,9 +199,14 @@ class FaceForm(pdfdoc.PDFObject):
 
     def __init__(self, content: str, width: float, height: float, resources: pdfdoc.PDFObjectReference) -> None:
         self.content, self.width, self.height, self.resources = content, width, height, resources
+        self.compressed: bytes | None = None  # made ahead of time by a Replayer's background thread
+        self.compressor: threading.Thread | None = None
 
     def format(self, document: Any) -> bytes:
-        data = document.encrypt.encode(FLATE.encode(self.content.encode("latin-1")))
+        if self.compressor is not None:
+            self.compressor.join()  # ended, not only done: no thread outlives the document (forking checks)
+        compressed = self.compressed if self.compressed is not None else FLATE.encode(self.content.encode("latin-1"))
+        data = document.encrypt.encode(compressed)
         head = (f"<< /BBox [0 0 {fp_str(self.width)} {fp_str(self.height)}] /Filter /FlateDecode /FormType 1 "
                 f"/Length {len(data)} /Matrix [1 0 0 1 0 0] /Resources ").encode() + \
             self.resources.format(document) + b" /Subtype /Form /Type /XObject >>"
@@ -208,6 +214,12 @@ class FaceForm(pdfdoc.PDFObject):
 
 
 RESOURCES = "cardgenFaceResources"
+BACKGROUND_FORMS = 200  # from this many faces, compressing them on a second thread pays for starting it
+
+
+def _compress(forms: list[FaceForm]) -> None:
+    for form in forms:  # a form left without bytes (an error here) is compressed when it is written
+        form.compressed = FLATE.encode(form.content.encode("latin-1"))
 
 
 class Replayer:
@@ -220,6 +232,7 @@ class Replayer:
         self._states: dict[tuple[str, float], str] = {}
         self._xobjects: set[str] = set()
         self._resources = pdfdoc.PDFObjectReference(RESOURCES)
+        self._forms: list[FaceForm] = []
 
     def _encode(self, stem: str, text: str) -> list[tuple[str, str]]:
         """(subset font name, escaped string) pieces of a run, memoised: names and labels repeat."""
@@ -280,10 +293,21 @@ class Replayer:
             self._xobjects.update(c._formsinuse)
         finally:
             c._code, c._formsinuse = page_code, page_forms
-        c._doc.Reference(FaceForm("\n".join(code), width, height, self._resources), pdfdoc.xObjectName(name))
+        form = FaceForm("\n".join(code), width, height, self._resources)
+        self._forms.append(form)
+        c._doc.Reference(form, pdfdoc.xObjectName(name))
 
     def finish(self) -> None:
-        """The faces' shared resources: every font, the pictures and symbol forms, the transparency states."""
+        """The faces' shared resources: every font, the pictures and symbol forms, the transparency states.
+        Many faces' streams are compressed on a second thread meanwhile: zlib lets go of the interpreter
+        while it works, so that runs on the other core while this one lays out the pages."""
+        if len(self._forms) >= BACKGROUND_FORMS:
+            forms = self._forms
+            worker = threading.Thread(target=_compress, args=(forms,), name="cardgen-compress", daemon=True)
+            for form in forms:
+                form.compressor = worker
+            worker.start()
+        self._forms = []
         resources = pdfdoc.PDFResourceDictionary()
         resources.basicFonts()
         resources.allProcs()

@@ -262,3 +262,23 @@ def test_a_document_written_again_in_one_process_is_byte_identical(fixture_ws: W
 
     assert FLATE._kept  # remembered
     assert sheet_bytes(open_studio(fixture_ws, "clean"), opts, chosen).pdf == first
+
+
+def test_faces_compressed_on_a_second_thread_give_the_same_document(fixture_ws: Workspace, monkeypatch) -> None:
+    import threading
+
+    from cardgen.render import pen
+
+    studio = open_studio(fixture_ws, "clean")
+    opts = SheetOptions(copies="collation")
+    chosen, _ = choose_cards(studio, opts)
+    monkeypatch.setattr(pen, "FLATE", pen.KeptFlate())  # nothing remembered: every stream compressed here
+    monkeypatch.setattr(pen, "BACKGROUND_FORMS", 10 ** 9)
+    inline = sheet_bytes(studio, opts, chosen).pdf
+    monkeypatch.setattr(pen, "FLATE", pen.KeptFlate())
+    monkeypatch.setattr(pen, "BACKGROUND_FORMS", 1)
+    started = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self.name) or real_start(self))
+    assert sheet_bytes(studio, opts, chosen).pdf == inline
+    assert started == ["cardgen-compress"] and threading.active_count() == 1  # ended once the PDF was written
