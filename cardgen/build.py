@@ -136,7 +136,7 @@ class Half:
     sheets: list[Output] = field(default_factory=list)
     packs: list[Output] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    used: tuple[set[str], set[str]] = (set(), set())  # the face cache's faces and recordings it read
+    used: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))  # cache faces, recordings read
 
 
 def _cache_use(studio: Studio) -> tuple[set[str], set[str]]:

@@ -13,7 +13,7 @@ from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
 from .output import write_atomic
 from .paths import content_digest, file_stamp
-from .yamlio import LocDict, LocList, YamlDoc, load_yaml
+from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, join_pieces, load_yaml, parse_yaml, sequence_pieces
 
 
 def card_files(cards_dir: Path) -> list[Path]:
@@ -73,27 +73,62 @@ def _load_one(args: tuple[Path, str]) -> YamlDoc:
     return load_yaml(*args)
 
 
+def _parse_task(task: tuple) -> YamlDoc:
+    """A worker's task: a whole file (path, shown), or a piece of one (shown, first line, text)."""
+    return load_yaml(*task) if len(task) == 2 else parse_yaml(task[2], task[0], task[1])
+
+
 def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
-    """Parse the card files, on two processes for a large set. Forking is only safe while this process runs
-    a single thread (the live server's watcher thread rules it out), and only where fork exists."""
+    """Parse the card files, on two processes for a large set; a large file (a set kept in one file) is cut
+    into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in one piece.
+    Forking is only safe while this process runs a single thread (the live server's watcher thread rules it
+    out), and only where fork exists."""
     jobs = [(p, _shown(p, root)) for p in files]
     try:
-        big = sum(p.stat().st_size for p in files) > PARALLEL_BYTES
+        sizes = [p.stat().st_size for p in files]
     except OSError:
-        big = False
+        sizes = [0] * len(files)
     import multiprocessing  # here: a warm run of a small game never starts a process
 
-    if big and (os.cpu_count() or 1) > 1 and threading.active_count() == 1 and \
-            "fork" in multiprocessing.get_all_start_methods():
-        from concurrent.futures import ProcessPoolExecutor
+    if sum(sizes) <= PARALLEL_BYTES or (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or \
+            "fork" not in multiprocessing.get_all_start_methods():
+        return [_load_one(job) for job in jobs]
+    tasks: list[tuple] = []
+    owner: list[int] = []  # the file each task belongs to
+    texts: dict[int, str] = {}
+    for i, ((path, shown), size) in enumerate(zip(jobs, sizes)):
+        pieces = None
+        if PARALLEL_BYTES // 2 < size <= MAX_FILE_BYTES:
+            try:
+                texts[i] = path.read_bytes().decode("utf-8-sig")
+                pieces = sequence_pieces(texts[i], 2)
+            except (OSError, UnicodeDecodeError):
+                pass  # parsed whole, which reports it
+        for line, text in pieces or []:
+            tasks.append((shown, line, text))
+            owner.append(i)
+        if not pieces:
+            tasks.append((path, shown))
+            owner.append(i)
+    from concurrent.futures import ProcessPoolExecutor
 
-        try:
-            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
-                                     initializer=ignore_interrupts) as pool:
-                return list(pool.map(_load_one, jobs, chunksize=max(1, len(jobs) // 4)))
-        except (OSError, RuntimeError):  # no processes to be had here: read them in this one
-            pass
-    return [_load_one(job) for job in jobs]
+    try:
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=ignore_interrupts) as pool:
+            parsed = list(pool.map(_parse_task, tasks, chunksize=max(1, len(tasks) // 4)))
+    except (OSError, RuntimeError):  # no processes to be had here: read them in this one
+        return [_load_one(job) for job in jobs]
+    by_file: dict[int, list[YamlDoc]] = {}
+    for doc, i in zip(parsed, owner):
+        by_file.setdefault(i, []).append(doc)
+    docs: list[YamlDoc] = []
+    for i, (path, shown) in enumerate(jobs):
+        mine = by_file[i]
+        if len(mine) == 1:
+            docs.append(mine[0])
+        else:  # the pieces of one file, joined; a piece with a problem: the file parsed whole
+            docs.append(join_pieces(path, shown, texts[i], mine) or _load_one((path, shown)))
+    return docs
 
 
 @lru_cache(maxsize=1)

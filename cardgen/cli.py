@@ -200,6 +200,8 @@ def hoist_root(args: list[str]) -> list[str]:
 
 def run() -> None:
     """The console entry point."""
+    import signal
+
     try:
         main(args=hoist_root(sys.argv[1:]), prog_name="cardgen")
     except BrokenPipeError:  # `cardgen draft … | head`: the reader has left, which is not an error
@@ -207,3 +209,7 @@ def run() -> None:
         sys.exit(0)
     except KeyboardInterrupt:  # Ctrl-C before or after a command ran
         sys.exit(130)
+    finally:
+        # the command has finished (its exit code is set): Python restores the default Ctrl-C action while it
+        # tears down, and a Ctrl-C then would kill the process with no code of ours (signal 2)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

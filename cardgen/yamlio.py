@@ -258,6 +258,42 @@ def parse_yaml(text: str, shown: str, first_line: int = 1) -> YamlDoc:
     return doc
 
 
+_ITEM = re.compile(r"^-(?: |$)", re.M)  # a top-level sequence item's first line
+
+
+def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
+    """A file holding one top-level block sequence (a list of cards), cut before items' first lines into
+    `pieces` runs of whole items to parse apart: (first line number, text) each. None where cutting could
+    change what the file means: anchors (an alias may name one in another piece), document markers or
+    directives, or a file that does not start as a block sequence. A piece that fails to parse (or is not a
+    list) means parsing the whole file instead (`join_pieces`), so a mistake is reported as usual."""
+    if pieces < 2 or "&" in text or _MARKERS.search(text):
+        return None
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
+    if not _ITEM.match(first):
+        return None
+    starts = [m.start() for m in _ITEM.finditer(text)]
+    cuts = sorted({min(starts, key=lambda at: abs(at - len(text) * k // pieces)) for k in range(1, pieces)})
+    bounds = [0, *[c for c in cuts if c > 0], len(text)]
+    if len(bounds) < 3:
+        return None
+    return [(text.count("\n", 0, a) + 1, text[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+_MARKERS = re.compile(r"^(?:---|\.\.\.|%)", re.M)
+
+
+def join_pieces(path: Path, shown: str, text: str, docs: list[YamlDoc]) -> YamlDoc | None:
+    """The file's parse from its pieces' (sequence_pieces), or None when one of them is not a clean list."""
+    if any(d.findings or not isinstance(d.data, list) for d in docs):
+        return None
+    data = LocList.at(docs[0].data.loc)
+    for d in docs:
+        for index, value in enumerate(d.data):
+            data.put(value, d.data.item_loc(index))
+    return YamlDoc(path=path, shown=shown, data=data, text=text)
+
+
 def _parse(doc: YamlDoc, text: str) -> YamlDoc:
     shown = doc.shown
 

@@ -230,7 +230,7 @@ def test_ctrl_c_exits_130_quietly(scratch_ws: Workspace) -> None:
     assert proc.returncode == 130 and "Traceback" not in err, err
     proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "build", "clean"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.2)  # mid-build (a whole build of this game takes about 2 s)
+    time.sleep(0.7)  # mid-build (a whole build of this game takes about 1.5 s)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode in (130, 0, 1) and "Traceback" not in err, err

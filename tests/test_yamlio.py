@@ -64,3 +64,62 @@ def test_recursive_alias_is_refused(tmp_path: Path) -> None:
 def test_file_too_large(tmp_path: Path) -> None:
     doc = _load(tmp_path, "- name: A\n" * 100, max_bytes=200)
     assert [f.code for f in doc.findings] == ["file-too-large"]
+
+
+def _shape(value):  # type: ignore[no-untyped-def]
+    """Everything a parse holds: values, their types and every location."""
+    if isinstance(value, LocDict):
+        return ("map", value.loc, [(k, value.key_loc(k), _shape(v)) for k, v in value.items()])
+    if isinstance(value, LocList):
+        return ("list", value.loc, value.item_locs, [_shape(v) for v in value])
+    return (type(value).__name__, value)
+
+
+BIG_ITEM = """\
+# card {i}
+- name: "Card {i}"   # a comment after a value
+  cost: '{{{i}}}{{G}}'
+  tags: [alpha, "beta {i}",
+    gamma]
+  text: |
+    Line one of {i}.
+    - not an item: a block scalar's line
+  flavour: >-
+    folded {i}
+    text
+  note: "a quoted
+    multi-line {i}"
+  stats: {{power: {i}, toughness: 2}}
+-
+  name: Bare {i}
+- plain scalar {i}
+"""
+
+
+def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path, monkeypatch) -> None:
+    """cards._load_all cuts a large file into two runs of whole items parsed apart: the parse (values, types,
+    locations, findings) is the whole file's, and a file it must not cut, or whose piece has a mistake, is
+    parsed whole (same findings)."""
+    from cardgen import cards
+    from cardgen.yamlio import sequence_pieces
+
+    monkeypatch.setattr(cards, "PARALLEL_BYTES", 2000)
+    good = "".join(BIG_ITEM.format(i=i) for i in range(60))
+    cases = {
+        "good": good,
+        "error-late": good + "- name: [unclosed\n",
+        "duplicate-late": good + "- name: A\n  name: B\n",
+        "anchors": "- &base {name: A}\n" + good + "- *base\n",
+        "not-a-list": "name: A\n" + good.replace("- ", "  x: ", 1),
+        "marker": good + "---\n- name: B\n",
+    }
+    for name, text in cases.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text)
+        whole = load_yaml(path, path.name)
+        split = cards._load_all([path], tmp_path)[0]
+        assert _shape(split.data) == _shape(whole.data), name
+        assert split.findings == whole.findings and split.text == whole.text and split.path == path, name
+    assert len(sequence_pieces(good, 2) or []) == 2  # it was cut
+    assert sequence_pieces(cases["anchors"], 2) is None and sequence_pieces(cases["marker"], 2) is None
+    assert [line for line, _ in sequence_pieces(good, 2) or []][0] == 1
