@@ -16,6 +16,7 @@ from multiprocessing.connection import Connection, Pipe
 from typing import Callable, Generic, NoReturn, TypeVar
 
 from .errors import CardgenError
+from .gcpause import settle
 
 T = TypeVar("T")
 
@@ -107,5 +108,6 @@ def _serve(conn: Connection, work: Callable[[], object]) -> NoReturn:
                 conn.send(reply)
             except (OSError, ValueError):
                 break
+            settle()  # idle until the next request: free this run's garbage cycles, as the watch loop does
     finally:
         os._exit(0)  # never run this process's exit handlers (temporary folders, atexit) a second time

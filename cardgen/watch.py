@@ -13,7 +13,7 @@ from .output import JobResult
 from .render.fonts import BUNDLED
 from .workspace import Workspace
 
-QUIET_MS = 12  # a save is a burst of writes (temporary file, rename) within a few ms; rebuild once it has been quiet this long
+QUIET_MS = 12  # a save is a burst of writes (temporary file, rename) within a few ms: rebuild once quiet
 
 
 def source_folders(ws: Workspace, game: str) -> list[Path]:
