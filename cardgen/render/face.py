@@ -204,7 +204,7 @@ class FaceRenderer:
         family = self._family(props, face.template)
         rich = str(props.get("rich", False)).lower() in ("true", "1", "yes")
         size = as_length(props.get("size"), 9.0)
-        max_lines = int(props["max_lines"]) if str(props.get("max_lines") or "").isdigit() else None
+        max_lines = int(props["max_lines"]) if props.get("max_lines") not in (None, "") else None  # checked by typed()
         spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
                           float(props.get("min_leading") or 1.0), max_lines=max_lines)
         fit_key = (face.template.digest, text, flavor, rich, family, spec.size, spec.min_size, spec.leading,

@@ -52,6 +52,7 @@ def cost_sequence(model: GameModel, raw: str) -> list[str]:
 
 COLOUR_KEYS = {"fill", "stroke", "color", "rule_color"}
 NUMBER_KEYS = {"leading": (0.5, 3.0), "min_leading": (0.5, 3.0), "opacity": (0.0, 1.0)}
+WHOLE_KEYS = {"max_lines": (1, 100)}
 CHOICES = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"), "box": ("bleed", "trim", "safe"),
            "shape": ("circle", "shield", "rect", "rounded"), "fit": ("cover", "contain")}
 MAX_LENGTH = 2000.0  # points: no element of a card is larger than 70 cm
@@ -78,7 +79,7 @@ def typed(props: dict[str, Any], template: Template) -> Iterator[tuple[str, str]
             yield key, problem
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192, typed=True)  # True is not 1 here: `max_lines: yes` is a mistake
 def _value_problem(key: str, value: str | int | float) -> str | None:
     if key in LENGTH_KEYS:
         try:
@@ -96,6 +97,13 @@ def _value_problem(key: str, value: str | int | float) -> str | None:
         except (TypeError, ValueError):
             return f"is {str(value)[:40]!r}, not a number"
         return f"is {number:g}, outside {low:g}-{high:g}" if not low <= number <= high else None
+    if key in WHOLE_KEYS:
+        low, high = WHOLE_KEYS[key]
+        whole = value if isinstance(value, int) and not isinstance(value, bool) else \
+            int(value) if isinstance(value, str) and value.strip().isdigit() else None
+        if whole is None:
+            return f"is {str(value)[:40]!r}, not a whole number"
+        return f"is {whole}, outside {low}-{high}" if not low <= whole <= high else None
     if key in CHOICES and value not in CHOICES[key]:
         return f"is {str(value)[:40]!r}; it must be {', '.join(CHOICES[key])}"
     return None

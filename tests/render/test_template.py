@@ -147,3 +147,25 @@ elements:
     assert findings == []
     assert [(f.line, f.code) for f in _drift_borders(template)] == [(5, "back-border"), (7, "back-border")]
     assert "4.5 mm inside the trim" in _drift_borders(template)[0].message
+
+
+def test_a_bad_max_lines_is_a_template_value_finding(scratch_ws: Workspace) -> None:
+    """max_lines takes a whole number of lines; anything else was ignored silently before."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    front = scratch_ws.templates_dir("clean") / "front.yaml"
+    text = front.read_text()
+    for value, problem in (("1.5", "is '1.5', not a whole number"), ("two", "is 'two', not a whole number"),
+                           ("0", "is 0, outside 1-100"), ("-1", "is -1, outside 1-100")):
+        front.write_text(text.replace("font: title, size: 11pt,", f"font: title, size: 11pt, max_lines: {value},", 1))
+        out = CliRunner().invoke(main, ["--root", str(scratch_ws.root), "validate", "clean", "--format", "json"])
+        found = [f for f in json.loads(out.output)["findings"] if f["code"] == "template-value"]
+        assert found and all(f["message"] == f"element 'name': max_lines {problem}" for f in found), (value, found)
+        assert found[0]["file"] == "templates/clean/front.yaml" and found[0]["line"] == 8
+    front.write_text(text.replace("font: title, size: 11pt,", "font: title, size: 11pt, max_lines: 2,", 1))
+    out = CliRunner().invoke(main, ["--root", str(scratch_ws.root), "validate", "clean", "--format", "json"])
+    assert not [f for f in json.loads(out.output)["findings"] if f["code"] == "template-value"]
