@@ -87,17 +87,26 @@ def finish(result: "JobResult", ws: Workspace, *, strict: bool = False, list_fin
 
 def watch_loop(ws: Workspace, game: str, job: Callable[[], "JobResult"], heading: str = "") -> NoReturn:
     """--watch: run the job, then again after each save to the game's files; Ctrl-C stops (exit 130)."""
+    from dataclasses import replace
+
     from .watch import watch_job
+
+    shown: list["JobResult"] = []  # the result shown last: one with work left (`pending`) is followed by its rest
 
     def show(result: "JobResult | None", error: str | None, seconds: float, rebuilt: bool) -> None:
         stamp = time.strftime("%H:%M:%S")
         when = f"{seconds:.2f} s after the save" if rebuilt else f"in {seconds:.2f} s"
+        before = shown[0] if shown else None
+        follows = before is not None and bool(before.pending)
+        shown[:] = [result] if result is not None else []
         if result is None:
             click.echo(f"[{stamp}] error: {error}", err=True)
             click.echo(f"[{stamp}] nothing written; watching for changes (Ctrl-C stops)", err=True)
             return
-        if heading:
+        if heading and not follows:
             click.echo(heading)
+        if before is not None and follows and result.findings == before.findings:
+            result = replace(result, findings=[])  # the rest of a rebuild: its counts only when they changed
         show_result(result, ws)
         then = f"{result.pending}…" if result.pending else "watching for changes (Ctrl-C stops)"
         click.echo(f"[{stamp}] written {when}; {then}")
