@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .errors import CardgenError, Finding, sort_findings
 from .findings import all_findings
@@ -18,6 +19,9 @@ from .printing import (
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.facecache import FaceCache
 from .twin import Twin, TwinLost
+
+if TYPE_CHECKING:
+    from .rulebook.build import Rulebook
 from .workspace import Workspace
 
 
@@ -48,13 +52,15 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     studio = with_disk_cache(open_studio(ws, game))
     studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
     base = all_findings(studio)
-    findings, book = base, None
+    findings, book, typesetter = base, None, None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook.job import cached_rulebook
 
         progress("book", 0, 1)
-        book = cached_rulebook(ws, game, opts.paper.lower(), studio, wait=not live)  # made only when an input changed
+        book = cached_rulebook(ws, game, opts.paper.lower(), studio, wait=False)  # made only when an input changed
         findings = sort_findings(set(base) | set(book.findings))
+        if not book.typeset and not live:  # typeset on the other core while this process writes the rest
+            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper.lower(), studio)))
         progress("book", 1, 1)
     # 2. write
     out = ws.output_dir(game)
@@ -71,9 +77,13 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         from .rulebook.job import write_rulebook
 
         made += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
-    elif book is not None:
+    elif book is not None and live:
         result.later = lambda: _typeset_later(studio, opts, base, findings)
         result.pending = "the rulebook is being typeset"
+    elif book is not None:
+        rest = _typeset_later(studio, opts, base, findings, typesetter, save=False)
+        made.append(rest.outputs[-1])  # the rulebook (the reports, if written again, are listed already)
+        result.findings = rest.findings
     printed = None
     if twin is not None:
         try:
@@ -111,20 +121,41 @@ def _reports(studio: Studio, findings: list[Finding], progress: Progress = quiet
     return validation, pages
 
 
-def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], shown: list[Finding]) -> JobResult:
-    """A live rebuild's second step: typeset the rulebook and write it; when typesetting found more (a
-    picture the book may not read), the validation report, gallery and set report are written again."""
+def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
+    try:
+        if twin is not None:
+            twin.ask()
+        return twin
+    except TwinLost:
+        twin.close()  # type: ignore[union-attr]
+        return None
+
+
+def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], shown: list[Finding],
+                   typesetter: "Twin[Rulebook] | None" = None, save: bool = True) -> JobResult:
+    """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when typesetting
+    found more (a picture the book may not read), the validation report, gallery and set report are written
+    again. A live rebuild's second step, and the end of a build that typeset its book on the other core."""
     from .rulebook.job import cached_rulebook, write_rulebook
 
     paper = opts.paper.lower()
-    book = cached_rulebook(studio.ws, studio.game, paper, studio)
+    book = None
+    if typesetter is not None:
+        try:
+            book = typesetter.answer()
+        except TwinLost:
+            pass  # typeset here instead
+        finally:
+            typesetter.close()
+    book = book or cached_rulebook(studio.ws, studio.game, paper, studio)
     findings = sort_findings(set(base) | set(book.findings))
     result = JobResult(findings=findings)
     if findings != shown:
         validation, pages = _reports(studio, findings)
         result.outputs += [validation, *pages]
     result.outputs += write_rulebook(book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper)[:1]
-    save_disk_cache(studio)
+    if save:
+        save_disk_cache(studio)
     return result
 
 

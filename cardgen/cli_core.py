@@ -52,11 +52,26 @@ class _Group(click.Group):
             click.echo("interrupted", err=True)
             sys.exit(130)
         except Exception as exc:  # pragma: no cover - only reached through a bug
+            if _interrupted(exc):  # a library's bare `except:` turned Ctrl-C into another error
+                click.echo("interrupted", err=True)
+                sys.exit(130)
             if os.environ.get("CARDGEN_DEBUG"):
                 raise
             click.echo(f"internal error: {type(exc).__name__}: {exc} (this is a cardgen bug; "
                        "CARDGEN_DEBUG=1 shows where)", err=True)
             sys.exit(3)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Ctrl-C somewhere in the exception's chain (reportlab turns one during a colour's parse into ValueError)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

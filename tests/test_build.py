@@ -155,6 +155,9 @@ def test_a_rebuild_draws_only_the_figures_and_book_that_changed(scratch_ws: Work
     real_png, real_pdf = plots.figure_png, book_build.render_pdf
     monkeypatch.setattr(plots, "figure_png", lambda fig: drawn.append("figure") or real_png(fig))
     monkeypatch.setattr(book_build, "render_pdf", lambda *a, **k: typeset.append(1) or real_pdf(*a, **k))
+    from cardgen.twin import Twin
+
+    monkeypatch.setattr(Twin, "fork", classmethod(lambda cls, work: None))  # typeset here, where it is counted
 
     def build() -> tuple[int, int]:
         drawn.clear()
@@ -272,3 +275,29 @@ def test_a_live_rebuild_writes_everything_first_and_typesets_the_book_after(scra
 
 
 RAW_PICTURE = "Rules.\n\n<img src=\"file:///etc/hostname\">\n"
+
+
+def test_a_build_typesets_its_book_on_the_other_core_and_writes_what_one_process_writes(
+        scratch_ws: Workspace, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A build whose rulebook must be typeset forks a process for it and writes the rest meanwhile; the files,
+    the summary and the findings (those only typesetting finds too) are those of one process doing it all."""
+    import shutil
+
+    from cardgen.build import BuildOptions, build_game
+    from cardgen.twin import Twin
+
+    (scratch_ws.root / "rules" / "clean" / "rulebook" / "basics.md").write_text(RAW_PICTURE)
+    alone_ws = Workspace.find(shutil.copytree(scratch_ws.root, tmp_path / "alone", symlinks=True))
+    forked: list[object] = []
+    real = Twin.fork.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(Twin, "fork", classmethod(lambda cls, work: forked.append(1) or real(cls, work)))
+    both = build_game(scratch_ws, "clean", BuildOptions())
+    assert forked
+    monkeypatch.setattr(Twin, "fork", classmethod(lambda cls, work: None))  # no fork: typeset in this process
+    alone = build_game(alone_ws, "clean", BuildOptions())
+    assert _outputs(scratch_ws) == _outputs(alone_ws)
+    assert [(o.path.relative_to(scratch_ws.root), o.what) for o in both.outputs] == \
+        [(o.path.relative_to(alone_ws.root), o.what) for o in alone.outputs]
+    assert both.findings == alone.findings and any(f.code == "rulebook-fetch-refused" for f in both.findings)
+    assert both.later is None and both.notes == alone.notes
+    assert (scratch_ws.output_dir("clean") / "rulebook.pdf").read_bytes().startswith(b"%PDF")

@@ -289,3 +289,17 @@ def test_damaged_caches_are_rebuilt_not_fatal(scratch_ws: Workspace) -> None:
     again = run(scratch_ws, "sheets", "clean", "--copies", "one")
     assert again.exit_code == first.exit_code and "Traceback" not in again.output and "internal error" not in again.output
     assert run(scratch_ws, "validate", "clean").exit_code == first.exit_code
+
+
+def test_ctrl_c_that_a_library_turned_into_another_error_is_still_an_interrupt() -> None:
+    """reportlab's colour parser has a bare `except:`: Ctrl-C during it surfaced as ValueError, exit 3 (a 'bug')."""
+    from cardgen.cli_core import _interrupted
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except BaseException:
+            raise ValueError("Invalid color value '#333333'")  # noqa: B904  (as the library does)
+    except ValueError as exc:
+        assert _interrupted(exc)
+    assert not _interrupted(ValueError("a real bug"))
