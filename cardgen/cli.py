@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -208,8 +209,23 @@ def run() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     except KeyboardInterrupt:  # Ctrl-C before or after a command ran
-        sys.exit(130)
+        _interrupted_exit()
+    except SystemExit as exc:
+        if exc.code == 130:  # interrupted (and reported): see _interrupted_exit
+            _interrupted_exit()
+        raise
     finally:
         # the command has finished (its exit code is set): Python restores the default Ctrl-C action while it
         # tears down, and a Ctrl-C then would kill the process with no code of ours (signal 2)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _interrupted_exit() -> NoReturn:
+    """Exit 130 now. Python would kill itself with Ctrl-C's signal at exit instead (no code of ours) when the
+    interrupt had passed through code a library ran with exec() (a dataclass being made): a sticky flag."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(130)

@@ -66,9 +66,11 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
             fh.write(payload)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:  # a full disk, or Ctrl-C mid-write: no half file left behind
         Path(tmp).unlink(missing_ok=True)
-        raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        if isinstance(exc, OSError):
+            raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise
     return path
 
 
