@@ -267,12 +267,12 @@ def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
     change what the file means: anchors (an alias may name one in another piece), document markers or
     directives, or a file that does not start as a block sequence. A piece that fails to parse (or is not a
     list) means parsing the whole file instead (`join_pieces`), so a mistake is reported as usual."""
-    if pieces < 2 or "&" in text or _MARKERS.search(text):
+    if pieces < 2 or "&" in text or _MARKERS.search(text) or _OTHER_BREAKS.search(text):
         return None
-    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
-    if not _ITEM.match(first):
-        return None
+    first = next((ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")), "")
     starts = [m.start() for m in _ITEM.finditer(text)]
+    if not _ITEM.match(first) or not starts:
+        return None
     cuts = sorted({min(starts, key=lambda at: abs(at - len(text) * k // pieces)) for k in range(1, pieces)})
     bounds = [0, *[c for c in cuts if c > 0], len(text)]
     if len(bounds) < 3:
@@ -281,6 +281,7 @@ def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
 
 
 _MARKERS = re.compile(r"^(?:---|\.\.\.|%)", re.M)
+_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML that "\n" does not count
 
 
 def join_pieces(path: Path, shown: str, text: str, docs: list[YamlDoc]) -> YamlDoc | None:

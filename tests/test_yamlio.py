@@ -112,16 +112,21 @@ def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path,
         "anchors": "- &base {name: A}\n" + good + "- *base\n",
         "not-a-list": "name: A\n" + good.replace("- ", "  x: ", 1),
         "marker": good + "---\n- name: B\n",
+        "crlf": good.replace("\n", "\r\n"),  # cut: "\r\n" is one line break either way
+        "cr-only": good.replace("\n", "\r"),  # not cut (this one crashed the cutter): YAML counts lines "\n" does not
+        "nel": good.replace("Line one", "Line\x85one"),
+        "u2028": good.replace("\n# card 3", "\u2028# card 3"),
     }
     for name, text in cases.items():
         path = tmp_path / f"{name}.yaml"
-        path.write_text(text)
+        path.write_bytes(text.encode())
         whole = load_yaml(path, path.name)
         split = cards._load_all([path], tmp_path)[0]
         assert _shape(split.data) == _shape(whole.data), name
         assert split.findings == whole.findings and split.text == whole.text and split.path == path, name
     assert len(sequence_pieces(good, 2) or []) == 2  # it was cut
     assert sequence_pieces(cases["anchors"], 2) is None and sequence_pieces(cases["marker"], 2) is None
+    assert sequence_pieces(cases["crlf"], 2) and not any(sequence_pieces(cases[k], 2) for k in ("cr-only", "nel", "u2028"))
     assert [line for line, _ in sequence_pieces(good, 2) or []][0] == 1
 
 
@@ -141,7 +146,7 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
     rng = random.Random(20261201)
     base = "".join(BIG_ITEM.format(i=i) for i in range(40))
     tokens = ["- ", "-", "\n", "  ", ":", "'", '"', "[", "]", "{", "}", "#", "|", ">", "---\n", "&a ", "*a", "\t",
-              "? ", ",", "!!str ", "%YAML 1.1\n", "\n- ", "\n  - "]
+              "? ", ",", "!!str ", "%YAML 1.1\n", "\n- ", "\n  - ", "\r", "\r\n- ", "\u2028"]
     cut = 0
     for n in range(60):
         text = base
@@ -157,7 +162,7 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
                 lines.insert(rng.randrange(len(lines)), lines.pop(rng.randrange(len(lines))))
                 text = "\n".join(lines)
         path = tmp_path / f"m{n}.yaml"
-        path.write_text(text)
+        path.write_bytes(text.encode())
         whole = load_yaml(path, path.name)
         split = cards._load_all([path], tmp_path)[0]
         assert (_shape(split.data), split.findings, split.text) == (_shape(whole.data), whole.findings, whole.text), n
