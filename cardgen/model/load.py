@@ -6,8 +6,6 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-import regex
-
 from ..errors import Finding, Severity, did_you_mean, sort_findings
 from ..units import UnitError, bleed, card_size, length, safe
 from ..yamlio import LocDict, LocList, load_yaml
@@ -298,6 +296,8 @@ def _numbering(r: _Reader, raw: LocDict, model: GameModel) -> None:
     scheme.unassigned = r.get(m, "unassigned", str, "numbering", default=scheme.unassigned)
     scheme.case_sensitive = r.get(m, "case_sensitive", bool, "numbering", default=True)
     scheme.required = r.get(m, "required", bool, "numbering", default=False)
+    import regex  # here: only a model with numbering loads the pattern engine
+
     try:
         groups = regex.compile(scheme.pattern).groupindex
         if "index" not in groups:

@@ -4,8 +4,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Iterator
 
-import regex
-
 from ..errors import Finding, Severity
 from ..model.card import Card, Catalog
 from ..model.game import NumberPrefix, Role, assign_groups, matches
@@ -55,6 +53,8 @@ def check_numbers(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
     scheme = ctx.model.numbering
     if scheme is None:
         return
+    import regex  # here: only a model with numbering loads the pattern engine
+
     pattern = regex.compile(scheme.pattern)  # the designer's pattern: matched with a time bound (see below)
     declared = {p.prefix: p for p in scheme.prefixes}
     folded = {p.prefix.lower(): p for p in scheme.prefixes}
