@@ -19,10 +19,10 @@ from .printing import (
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.facecache import FaceCache
 from .twin import Twin, TwinLost
+from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .rulebook.build import Rulebook
-from .workspace import Workspace
 
 
 @dataclass
@@ -41,8 +41,9 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
                twin: "Twin[Half] | None" = None, live: bool = False) -> JobResult:
     """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
     set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s).
-    With a `twin` (a live rebuild), the print sheets and the packs are made there, on the other core. `live`:
-    a rulebook that must be typeset again is left to `result.later`, so everything else is written first."""
+    A rulebook that must be typeset again is typeset by a forked process (twin.py) on the other core while this
+    one writes the rest. With a `twin` (a live rebuild), the print sheets and the packs are made there; `live`
+    leaves that typesetting to `result.later`, so that everything else is written and shown first."""
     if twin is not None:
         try:
             twin.ask()  # it opens the game itself, as this process does, from the same files
