@@ -6,12 +6,12 @@ import pickle
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import Finding, Severity, ignore_interrupts
 from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
-from .output import write_atomic
+from .output import read_cache, write_cache
 from .paths import content_digest, file_stamp
 from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, join_pieces, load_yaml, parse_yaml, sequence_pieces
 
@@ -144,12 +144,8 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
     """_load_all through output/GAME/.cache/cards-*.pickle: each file's parse kept by path, size and time.
     The cache is written only where its folder's output/ already exists (validating never creates it)."""
     path = cache / f"cards-{_parser_digest()}.pickle"
-    kept: dict[str, tuple[int, int, YamlDoc]] = {}
-    try:
-        with no_cyclic_gc():
-            kept = pickle.loads(path.read_bytes())
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        kept = {}
+    with no_cyclic_gc():
+        kept: Any = read_cache(path)
     if not isinstance(kept, dict) or not all(isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], YamlDoc)
                                              for v in kept.values()):
         kept = {}  # not a cache this cardgen wrote: parse afresh
@@ -159,16 +155,10 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
     docs = [parsed[str(p)] if str(p) in parsed else kept[str(p)][2] for p in files]
     if fresh or set(kept) != set(stamps):
         if cache.parent.parent.is_dir():
-            try:
-                with no_cyclic_gc():
-                    data = pickle.dumps({str(p): (*stamps[str(p)], doc) for p, doc in zip(files, docs)},
-                                        protocol=pickle.HIGHEST_PROTOCOL)
-                write_atomic(path, data)
-                for old in cache.glob("cards-*.pickle"):
-                    if old != path:
-                        old.unlink(missing_ok=True)
-            except OSError:
-                pass  # a workspace we cannot write is only read
+            with no_cyclic_gc():
+                data = pickle.dumps({str(p): (*stamps[str(p)], doc) for p, doc in zip(files, docs)},
+                                    protocol=pickle.HIGHEST_PROTOCOL)
+            write_cache(path, data, "cards-*.pickle")
     return docs
 
 

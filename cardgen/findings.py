@@ -44,10 +44,7 @@ def _extra(loaded: LoadedGame) -> list[Finding]:
     with_disk_cache(studio)
     found = project_findings(studio)
     if (ws.root / "output").is_dir():
-        try:
-            save_disk_cache(studio)
-        except OSError:
-            pass
+        save_disk_cache(studio)  # best effort (output.write_cache): a workspace it cannot write is only read
     return found
 
 

@@ -1,7 +1,9 @@
-"""Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half a file."""
+"""Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half a file, and
+keep the caches of output/GAME/.cache/ (read and written best effort: a cache is never worth failing for)."""
 from __future__ import annotations
 
 import os
+import pickle
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,3 +80,32 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+UNREADABLE = (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError)
+
+
+def read_cache(path: Path) -> object | None:
+    """What an earlier run kept at `path` (a pickle in output/GAME/.cache/), or None: none there, or one this
+    cardgen cannot read (damaged, another version's)."""
+    try:
+        return pickle.loads(path.read_bytes())
+    except UNREADABLE:
+        return None
+
+
+def write_cache(path: Path, data: bytes, stale: str | None = None) -> bool:
+    """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under other keys),
+    drop the older ones beside it. A cache is never worth failing for: a workspace that cannot be written is
+    only read (False)."""
+    try:
+        write_atomic(path, data)
+    except CardgenError:
+        return False
+    for old in path.parent.glob(stale) if stale else ():
+        if old != path:
+            try:
+                old.unlink(missing_ok=True)
+            except OSError:  # not ours to remove (a folder of that name): left as it is
+                pass
+    return True

@@ -58,12 +58,9 @@ class Figures:
             self._plt = pyplot()
         png = figure_png(draw(self._plt))
         if path is not None:
-            from .output import write_atomic
+            from .output import write_cache
 
-            try:
-                write_atomic(path, png)
-            except OSError:
-                pass  # a workspace we cannot write: drawn again next time
+            write_cache(path, png)  # a workspace we cannot write: drawn again next time
         return png
 
     def prune(self) -> None:

@@ -13,7 +13,7 @@ from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity, sort_findings
 from .gcpause import no_cyclic_gc
 from .model.card import Card, file_stem
-from .output import JobResult, Output, inside, write_atomic
+from .output import JobResult, Output, inside, write_atomic, write_cache
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.lowink import low_ink
@@ -340,7 +340,7 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
     if now != mine:
         written = written if isinstance(written, dict) else {}
         written[str(out_dir.resolve())] = now
-        write_atomic(manifest, json.dumps(written, sort_keys=True))
+        write_cache(manifest, json.dumps(written, sort_keys=True).encode())
     prune_cache(cache, "*.png", {p.name for p in cached.values()}, keep_others_of=tag)
     return result
 

@@ -124,11 +124,13 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
         laid_out.append("cached" if face is not None else "new")
         return face
 
-    def cannot_write(self) -> None:  # type: ignore[no-untyped-def]
-        raise PermissionError("read-only workspace")
+    def cannot_write(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise PermissionError("read-only workspace")  # what creating a file in a read-only folder raises
+
+    import cardgen.output
 
     monkeypatch.setattr(facecache.FaceCache, "get", get)
-    monkeypatch.setattr(facecache.FaceCache, "save", cannot_write)
+    monkeypatch.setattr(cardgen.output.tempfile, "mkstemp", cannot_write)
     assert validate_game(scratch_ws, "clean").findings == first.findings
     assert laid_out and set(laid_out) == {"cached"}  # every face from the cache, none laid out again
 
@@ -145,3 +147,29 @@ def test_unchanged_png_faces_are_not_rewritten_and_edited_ones_are(scratch_ws: W
     assert damaged.read_bytes().startswith(b"\x89PNG")  # written again from the cache
     assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.png") if p != damaged} == \
         {k: v for k, v in stamps.items() if k != damaged.name}  # the others untouched
+
+
+def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> None:
+    """Every cache of output/GAME/.cache/ is written best effort: with each cache file's place taken by a
+    folder (as a read-only workspace would refuse it), validate and build still run and report as usual."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+
+    def run(*args: str):  # type: ignore[no-untyped-def]
+        return CliRunner().invoke(main, ["--root", str(scratch_ws.root), *args])
+
+    assert run("build", "clean").exit_code == 0 and run("build", "clean").exit_code == 0  # the second keeps the cards
+    cache = scratch_ws.output_dir("clean") / ".cache"
+    kept = [p for p in cache.iterdir() if p.is_file()]
+    assert {p.name.split("-")[0] for p in kept} >= {"cards", "faces", "rulebook", "typeset"}
+    for path in kept:
+        path.unlink()
+        path.mkdir()  # the same name, now not writable as a file
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
+    for args in (["validate", "clean"], ["build", "clean"]):
+        result = run(*args)
+        assert result.exit_code == 0 and "cannot write" not in result.output and "refusing" not in result.output, \
+            (args, result.output)
+    assert all(p.is_dir() for p in kept)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..gcpause import no_cyclic_gc
-from ..output import write_atomic
+from ..output import write_cache
 from ..paths import content_digest, file_stamp
 from .face import Op, PreparedFace
 from .pen import Recording
@@ -147,7 +147,4 @@ class FaceCache:
         with no_cyclic_gc():  # one pause for all faces: re-enabling the collector per face costs a collection each
             entries.update((k, entry_of(face)) for k, face in self.fresh.items())
             data = marshal.dumps({"format": FORMAT, "faces": entries, "drawn": kept})
-        write_atomic(self.path, data)
-        for old in [*self.folder.glob("faces-*.pickle"), *self.folder.glob("faces-*.marshal")]:
-            if old != self.path:
-                old.unlink(missing_ok=True)
+        write_cache(self.path, data, "faces-*")  # other versions' caches go, the pickled ones of old too

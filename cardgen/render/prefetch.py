@@ -39,17 +39,6 @@ def _lay_out(indices: list[int]) -> list[tuple[str, tuple, Recording | None]]:
     return out
 
 
-def _lay_out_here(renderer: FaceRenderer, jobs: list[Job], indices: list[int], record: bool) -> None:
-    """This process's share: laid out (and drawn) into the renderer's cache as any face is."""
-    with no_cyclic_gc():
-        for i in indices:
-            card, template, bleed = jobs[i]
-            face = renderer.prepare(card, template, bleed)
-            if record:
-                renderer.recordings.get(face.key, partial(draw_face, face=face, fonts=renderer.fonts,
-                                                          model=renderer.model))
-
-
 def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers: int | None = None) -> int:
     """Lay out (and with `record`, draw) the faces of `jobs` the cache lacks, in parallel; returns how many.
     Does nothing without a disk cache, on one core, with other threads running (forking is unsafe then) or
@@ -81,7 +70,7 @@ def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers:
         # this process takes the first share itself (its faces need no copying back), a forked worker each other
         with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork"), initializer=ignore_interrupts) as pool:
             theirs = pool.map(_lay_out, chunks[1:])
-            _lay_out_here(renderer, todo, chunks[0], record)
+            _lay_out(chunks[0])  # here the renderer keeps them as it keeps any face (what it returns is for workers)
             results = list(theirs)
     except (OSError, RuntimeError, BrokenProcessPool):  # no processes to be had (or one was killed): lay out here
         return 0

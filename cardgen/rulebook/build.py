@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
-from ..output import write_atomic
+from ..output import read_cache, write_cache
 from ..paths import content_digest
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
@@ -144,27 +144,17 @@ def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: s
     import pickle
 
     key = hashlib.sha1((html + "\0" + inputs_digest(ws, game, paper, cards=False)).encode()).hexdigest()[:16]
-    cache = ws.output_dir(game) / ".cache"
-    path = cache / f"typeset-{key}.pickle"
-    try:
-        kept = pickle.loads(path.read_bytes())
-        if isinstance(kept, tuple) and len(kept) == 3:
-            return kept  # type: ignore[no-any-return]
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        pass
+    path = ws.output_dir(game) / ".cache" / f"typeset-{key}.pickle"
+    kept = read_cache(path)
+    if isinstance(kept, tuple) and len(kept) == 3:
+        return kept  # type: ignore[return-value]
     if not wait:
         return None
     refused: list[str] = []
     pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
                             ws.root / "rules" / game / "rulebook", title, allowed, refused)
     if ws.output_dir(game).is_dir():  # kept only where outputs already go (validating never typesets)
-        try:
-            write_atomic(path, pickle.dumps((pdf, pages, refused), protocol=pickle.HIGHEST_PROTOCOL))
-            for old in cache.glob("typeset-*.pickle"):
-                if old != path:
-                    old.unlink(missing_ok=True)
-        except OSError:
-            pass
+        write_cache(path, pickle.dumps((pdf, pages, refused), protocol=pickle.HIGHEST_PROTOCOL), "typeset-*.pickle")
     return pdf, pages, refused
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..output import JobResult, Output, write_atomic
+from ..output import JobResult, Output, read_cache, write_atomic, write_cache
 from ..project import Studio
 from ..workspace import Workspace
 from .booklet import FLIP, impose, sheet_for
@@ -32,19 +32,11 @@ def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: 
     (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
     import pickle
 
-    cache = ws.output_dir(game) / ".cache"
-    path = cache / f"rulebook-{inputs_digest(ws, game, paper)}.pickle"
-    try:
-        book = pickle.loads(path.read_bytes())
-        if isinstance(book, Rulebook):
-            return book
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        pass
+    path = ws.output_dir(game) / ".cache" / f"rulebook-{inputs_digest(ws, game, paper)}.pickle"
+    kept = read_cache(path)
+    if isinstance(kept, Rulebook):
+        return kept
     book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
-    if not book.typeset:
-        return book
-    write_atomic(path, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL))
-    for old in cache.glob("rulebook-*.pickle"):
-        if old != path:
-            old.unlink(missing_ok=True)
+    if book.typeset:
+        write_cache(path, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL), "rulebook-*.pickle")
     return book
