@@ -1,9 +1,7 @@
 """Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
 from __future__ import annotations
 
-import os
 import pickle
-import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -13,6 +11,7 @@ from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
 from .output import read_cache, write_cache
 from .paths import content_digest, file_stamp
+from .twin import forkable
 from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, join_pieces, load_yaml, parse_yaml, sequence_pieces
 
 
@@ -81,18 +80,16 @@ def _parse_task(task: tuple) -> YamlDoc:
 def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     """Parse the card files, on two processes for a large set; a large file (a set kept in one file) is cut
     into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in one piece.
-    Forking is only safe while this process runs a single thread (the live server's watcher thread rules it
-    out), and only where fork exists."""
+    Only where forking is safe (twin.forkable)."""
     jobs = [(p, _shown(p, root)) for p in files]
     try:
         sizes = [p.stat().st_size for p in files]
     except OSError:
         sizes = [0] * len(files)
-    import multiprocessing  # here: a warm run of a small game never starts a process
-
-    if sum(sizes) <= PARALLEL_BYTES or (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or \
-            "fork" not in multiprocessing.get_all_start_methods():
+    if sum(sizes) <= PARALLEL_BYTES or not forkable():
         return [_load_one(job) for job in jobs]
+    import multiprocessing  # here: a small game never loads the process machinery
+
     tasks: list[tuple] = []
     owner: list[int] = []  # the file each task belongs to
     texts: dict[int, str] = {}

@@ -21,6 +21,13 @@ from .gcpause import settle
 T = TypeVar("T")
 
 
+def forkable() -> bool:
+    """Whether work can be split over forked processes here: a second core, fork (not on Windows), and no other
+    Python thread running (a fork copies none of them, nor the locks they hold: the gallery server's watcher
+    rules it out). Every use of fork in cardgen asks this."""
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+
+
 class TwinLost(Exception):
     """The twin cannot answer: it died, its pipe broke, or its work raised something other than CardgenError."""
 
@@ -35,7 +42,7 @@ class Twin(Generic[T]):
     def fork(cls, work: Callable[[], T]) -> "Twin[T] | None":
         """A twin that runs `work()` on each `ask`; None where one would not help or is unsafe: a single core,
         no fork (Windows), or other Python threads running (a fork copies none of them, nor their locks)."""
-        if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        if not forkable():
             return None
         mine, theirs = Pipe()
         try:

@@ -74,7 +74,9 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Spy)
     monkeypatch.setattr(cards_module, "PARALLEL_BYTES", 0)
-    monkeypatch.setattr(cards_module.threading, "active_count", lambda: 1)
+    import threading
+
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # twin.forkable: as if no other thread ran
     par_cat, par_findings = read_cards("big", folder, tmp_path)
     assert pools == [1]  # the parallel path really ran
     assert par_findings == serial_findings and len(serial_findings) == 1

@@ -5,13 +5,13 @@ to one core. Results land in the cache exactly as a serial run would leave them.
 from __future__ import annotations
 
 import os
-import threading
 from functools import partial
 from typing import Any, Sequence
 
 from ..errors import ignore_interrupts
 from ..gcpause import no_cyclic_gc
 from ..model.card import Card
+from ..twin import forkable
 from .face import FaceRenderer
 from .facecache import FaceCache, entry_of
 from .paint import draw_face
@@ -56,14 +56,11 @@ def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers:
             continue
         seen.add(key)
         todo.append((card, template, bleed))
-    if workers < 2 or len(todo) < MIN_FACES or threading.active_count() > 1:
+    if workers < 2 or len(todo) < MIN_FACES or not forkable():
         return 0
     from concurrent.futures import ProcessPoolExecutor  # here: a warm run never loads the process pool
     from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_all_start_methods, get_context
-
-    if "fork" not in get_all_start_methods():
-        return 0
+    from multiprocessing import get_context
     _WORK.update(renderer=renderer, jobs=todo, record=record)
     chunks = [list(range(len(todo)))[i::workers] for i in range(workers)]
     try:

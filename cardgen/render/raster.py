@@ -6,11 +6,12 @@ import os
 import struct
 import zlib
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
+from multiprocessing import get_context
 from typing import Any, Iterator
 
 from ..errors import ignore_interrupts
 from ..model.game import GameModel
+from ..twin import forkable
 from .face import PreparedFace
 from .fonts import FontSet
 from .pdfsheets import define_forms, new_canvas
@@ -99,11 +100,8 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
 
     def ordered() -> Iterator[bytes]:
         # fork starts a worker in milliseconds with the render stack already imported; spawn (re-importing
-        # reportlab, pypdfium2 and Pillow, ~0.4 s per worker) only where forking is unsafe: other threads
-        # running (the gallery server's watcher) or a platform without fork
-        import threading
-
-        method = "fork" if threading.active_count() == 1 and "fork" in get_all_start_methods() else "spawn"
+        # reportlab, pypdfium2 and Pillow, ~0.4 s per worker) only where forking is unsafe (twin.forkable)
+        method = "fork" if forkable() else "spawn"
         with ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=ignore_interrupts) as pool:
             results = list(pool.map(_render_range, [pdf] * len(chunks), chunks, [scale] * len(chunks),
                                     [canvas] * len(chunks), [out_dpi] * len(chunks), [jpeg] * len(chunks)))
