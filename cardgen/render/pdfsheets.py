@@ -62,7 +62,7 @@ def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, m
     recording (render.pen): a face drawn by an earlier run or for another document is not drawn again."""
     recordings = recordings or Recordings(fonts)
     enforce = c._enforceColorSpace
-    played = {key: recordings.get(key, partial(_draw, face=faces[key], fonts=fonts, model=model), enforce)
+    played = {key: recordings.get(key, partial(draw_face, face=faces[key], fonts=fonts, model=model), enforce)
               for key in sorted(faces)}
     define_icon_forms(c, icon_keys(played.values()), fonts, model)
     player = Replayer(c, fonts)
@@ -71,10 +71,6 @@ def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, m
         player.form(f"F{key}", recording, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
     if played:
         player.finish()
-
-
-def _draw(c: Canvas, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
-    draw_face(c, face, fonts, model)
 
 
 def place(c: Canvas, face: PreparedFace, trim: tuple[float, float, float, float],
