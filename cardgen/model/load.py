@@ -29,6 +29,7 @@ from .game import (
 )
 from .schema import SECTIONS as SCHEMA
 from .schema import check_section
+from .specs import HEX
 
 SECTIONS = set(SCHEMA)  # every section is declared in model/schema.py
 REQUIRED_SECTIONS = ("game", "fields")
@@ -218,13 +219,10 @@ def _cost(r: _Reader, raw: LocDict, model: GameModel) -> None:
     model.cost = grammar
 
 
-_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-
-
 def _colour(r: _Reader, item: LocDict, key: str, owner: str, default: str) -> str:
     """A colour as '#rgb' or '#rrggbb' (a typo such as '#d8b24' would otherwise print some other colour)."""
     value = r.get(item, key, str, owner, default=default)
-    if not _HEX.fullmatch(value):
+    if not HEX.fullmatch(value):
         r.error(item.key_loc(key), "model-colour", f"'{key}' of '{owner}' is '{value}', not a colour",
                 "write '#rrggbb' or '#rgb'")
         return default

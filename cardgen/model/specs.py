@@ -275,7 +275,7 @@ def _item_at(value: Any, index: int, loc: Loc) -> Loc:
 
 
 COLOUR_NAME = re.compile(r"(^|_)(colou?r|light|dark|tint|ink)$")
-HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")  # a colour as written: the model, cards and templates read it alike
 
 
 @dataclass

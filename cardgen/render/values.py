@@ -2,7 +2,6 @@
 into reportlab colours: what the face preparer and the painters read from a template."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -10,6 +9,7 @@ from reportlab.lib.colors import Color, HexColor, toColor
 
 from ..model.cost import parse_cost
 from ..model.game import GameModel
+from ..model.specs import HEX
 from ..units import UnitError
 from .template import LENGTH_KEYS, as_length
 
@@ -121,15 +121,12 @@ def _points(value: Any) -> bool:
     return True
 
 
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-
-
 def parse_colour(value: Any) -> Color | None:
     """'#a33', '#aa3333' or a CSS colour name -> a colour; anything else (a typo such as '#d8b24' or 'blu') -> None."""
     if not isinstance(value, str):
         return None
     text = value.strip()
-    if _HEX.match(text):
+    if HEX.fullmatch(text):
         return _colour(text, None)
     from reportlab.lib.colors import getAllNamedColors
 
