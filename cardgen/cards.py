@@ -1,24 +1,35 @@
 """Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
 from __future__ import annotations
 
-import pickle
-from functools import lru_cache
+import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from .errors import Finding, Severity, ignore_interrupts
 from .gcpause import no_cyclic_gc
 from .model.card import Card, Catalog, slug
-from .output import read_cache, write_cache
-from .paths import content_digest, file_stamp
-from .twin import forkable
+from .paths import file_stamp
+from .speed.parallel import forkable
 from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, join_pieces, load_yaml, parse_yaml, sequence_pieces
 
 
 def card_files(cards_dir: Path) -> list[Path]:
+    """The card files below `cards_dir`, in path order. A folder that cannot be read raises (PermissionError:
+    one line, exit 2) instead of being read as empty; a linked folder seen twice (a loop) is walked once."""
     if not cards_dir.is_dir():
         return []
-    files = [p for p in cards_dir.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
+
+    def fail(error: OSError) -> None:
+        raise error
+
+    files, seen = [], set()
+    for folder, dirs, names in os.walk(cards_dir, onerror=fail, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        files += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml")) and Path(folder, n).is_file()]
     return sorted(files, key=lambda p: p.relative_to(cards_dir).as_posix())
 
 
@@ -80,7 +91,7 @@ def _parse_task(task: tuple) -> YamlDoc:
 def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     """Parse the card files, on two processes for a large set; a large file (a set kept in one file) is cut
     into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in one piece.
-    Only where forking is safe (twin.forkable)."""
+    Only where forking is safe (speed.parallel.forkable)."""
     jobs = [(p, _shown(p, root)) for p in files]
     try:
         sizes = [p.stat().st_size for p in files]
@@ -128,34 +139,34 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     return docs
 
 
-@lru_cache(maxsize=1)
-def _parser_digest() -> str:
-    """cardgen's version and the parser's code: a new parser never reads an old parse."""
-    from . import __version__
-
-    here = Path(__file__).parent
-    return content_digest([here / "yamlio.py", here / "cards.py"], __version__)[:12]
-
-
 def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
-    """_load_all through output/GAME/.cache/cards-*.pickle: each file's parse kept by path, size and time.
-    The cache is written only where its folder's output/ already exists (validating never creates it)."""
-    path = cache / f"cards-{_parser_digest()}.pickle"
+    """_load_all through the signed cache output/GAME/.cache/cards-*: each file's parse kept (as plain data) by
+    path, size and time, under a key of the code that parses (speed.codekey). The cache is written only where
+    its folder's output/ already exists (validating never creates it)."""
+    from .plaindata import doc_from_plain, doc_to_plain
+    from .speed.cache import Store
+    from .speed.codekey import code_digest
+
+    store, name = Store(cache), f"cards-{code_digest(__name__, 'cardgen.plaindata')}"
     with no_cyclic_gc():
-        kept: Any = read_cache(path)
-    if not isinstance(kept, dict) or not all(isinstance(v, tuple) and len(v) == 3 and isinstance(v[2], YamlDoc)
-                                             for v in kept.values()):
-        kept = {}  # not a cache this cardgen wrote: parse afresh
+        kept: dict[str, tuple] = {}
+        got = store.get(name)
+        if isinstance(got, dict):
+            try:
+                kept = {path: (size, mtime, doc_from_plain(doc)) for path, (size, mtime, doc) in got.items()}
+            except (TypeError, ValueError, IndexError, KeyError):  # signed by us, yet not this shape: parse afresh
+                kept = {}
     stamps = {str(p): file_stamp(p)[1:] for p in files}  # (size, modification time)
     fresh = [p for p in files if str(p) not in kept or kept[str(p)][:2] != stamps[str(p)]]
     parsed = dict(zip(map(str, fresh), _load_all(fresh, root))) if fresh else {}
     docs = [parsed[str(p)] if str(p) in parsed else kept[str(p)][2] for p in files]
-    if fresh or set(kept) != set(stamps):
-        if cache.parent.parent.is_dir():
+    if store.on and (fresh or set(kept) != set(stamps)) and cache.parent.parent.is_dir():
+        try:
             with no_cyclic_gc():
-                data = pickle.dumps({str(p): (*stamps[str(p)], doc) for p, doc in zip(files, docs)},
-                                    protocol=pickle.HIGHEST_PROTOCOL)
-            write_cache(path, data, "cards-*.pickle")
+                data = {str(p): (*stamps[str(p)], doc_to_plain(doc)) for p, doc in zip(files, docs)}
+        except (ValueError, RecursionError):  # a value the cache cannot keep, or nested too deep: parsed again
+            return docs
+        store.put(name, data, "cards-*")
     return docs
 
 

@@ -48,6 +48,8 @@ class _Group(click.Group):
             raise
         except CardgenError as exc:
             fail(exc)
+        except PermissionError as exc:  # the workspace or a folder in it is not ours to enter, read or write
+            fail(CardgenError(denied(exc)))
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
@@ -78,14 +80,28 @@ def _interrupted(exc: BaseException) -> bool:
 @click.version_option(__version__, prog_name="cardgen")
 @click.option("--root", type=click.Path(file_okay=False), envvar="CARDGEN_ROOT",
               help="Workspace folder (default: the nearest folder with rules/, or $CARDGEN_ROOT).")
+@click.option("--no-cache", is_flag=True, help="Read and write no cache (also CARDGEN_NO_CACHE=1): the plain "
+              "pipeline, the same files, only slower.")
 @click.pass_context
-def main(ctx: click.Context, root: str | None) -> None:
+def main(ctx: click.Context, root: str | None, no_cache: bool) -> None:
     """cardgen: validate card sets and build print sheets, packs and rulebooks from YAML."""
+    from .speed.cache import set_enabled
+
+    set_enabled(not no_cache)
     ctx.obj = root
 
 
+def denied(exc: PermissionError) -> str:
+    """One line for a folder or file this user may not open: which one, and what cardgen needs."""
+    where = f": '{exc.filename}'" if exc.filename else ""
+    return f"permission denied{where} (cardgen reads the workspace's folders and files, and writes in its output/)"
+
+
 def ws_from(ctx: click.Context) -> Workspace:
-    return Workspace.find(ctx.obj)
+    try:
+        return Workspace.find(ctx.obj)
+    except PermissionError:  # a --root (or a folder on the way to it) this user cannot enter
+        raise CardgenError(f"cannot enter the workspace '{ctx.obj or os.getcwd()}': permission denied") from None
 
 
 def strict_option(fn: Callable[..., Any]) -> Callable[..., Any]:

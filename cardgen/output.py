@@ -1,9 +1,8 @@
 """Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half a file, and
-keep the caches of output/GAME/.cache/ (read and written best effort: a cache is never worth failing for)."""
+write cache files best effort (speed.cache signs and reads them: a cache is never worth failing for)."""
 from __future__ import annotations
 
 import os
-import pickle
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +51,49 @@ def inside(folder: Path, relative: str) -> Path:
     return target
 
 
+class LinkRefused(CardgenError):
+    """A folder of a workspace's output/ is a symbolic link: cardgen would write (or delete) somewhere else."""
+
+
+_GUARDED: set[Path] = set()  # workspaces' output/ folders: no link may stand anywhere below them
+
+
+def guard(folder: Path) -> None:
+    """Keep every write below `folder` (a workspace's output/) off symbolic links, from now on."""
+    _GUARDED.add(folder)
+
+
+def link_in(path: Path) -> Path | None:
+    """The first symbolic link among the folders on the way from a guarded output/ folder down to `path`
+    (`path` itself included when it is a folder), or None: none, or `path` is not below a guarded folder.
+    A link in a file's own place is write_atomic's to refuse (a cache's to ignore)."""
+    for root in _GUARDED:
+        if path == root or path.is_relative_to(root):
+            current = root
+            parts = path.relative_to(root).parts
+            if parts and not path.is_dir():
+                parts = parts[:-1]
+            for part in (None, *parts):
+                current = current / part if part else current
+                if current.is_symlink():
+                    return current
+    return None
+
+
+def refuse_links(path: Path) -> None:
+    """One line, exit 2, when a folder of the output tree (or the file) is a symbolic link."""
+    link = link_in(path)
+    if link is not None:
+        raise LinkRefused(f"{link} is a symbolic link: cardgen writes and removes files in its output folders "
+                          "only where they are, never through a link (remove the link; the outputs are made again)")
+
+
 def write_atomic(path: Path, data: bytes | str) -> Path:
     """Write a regular file atomically. Anything else already at the path (a folder, a device such as
-    /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path."""
+    /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path. Below a
+    workspace's output/ no folder on the way may be a link (LinkRefused)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    refuse_links(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise CardgenError(f"refusing to write {path}: it is not a regular file (a folder, device, pipe or link)")
     try:
@@ -82,28 +120,30 @@ def _umask() -> int:
     return mask
 
 
-UNREADABLE = (OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError, ValueError)
-
-
-def read_cache(path: Path) -> object | None:
-    """What an earlier run kept at `path` (a pickle in output/GAME/.cache/), or None: none there, or one this
-    cardgen cannot read (damaged, another version's)."""
+def clear_place(path: Path) -> None:
+    """Remove a link, FIFO or device standing where a cache file goes (in cardgen's own cache folder: the
+    link itself goes, never what it points to); a folder there is left alone."""
     try:
-        return pickle.loads(path.read_bytes())
-    except UNREADABLE:
-        return None
+        if path.is_symlink() or (path.exists() and not path.is_file() and not path.is_dir()):
+            path.unlink()
+    except OSError:
+        pass
 
 
 def write_cache(path: Path, data: bytes, stale: str | None = None) -> bool:
     """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under other keys),
     drop the older ones beside it. A cache is never worth failing for: a workspace that cannot be written is
     only read (False)."""
+    refuse_links(path)  # first: nothing is removed through a linked folder
+    clear_place(path)
     try:
         write_atomic(path, data)
+    except LinkRefused:
+        raise  # a link in the output tree is the user's to hear about, not a cache miss
     except CardgenError:
         return False
     for old in path.parent.glob(stale) if stale else ():
-        if old != path:
+        if old != path and not old.is_symlink():
             try:
                 old.unlink(missing_ok=True)
             except OSError:  # not ours to remove (a folder of that name): left as it is

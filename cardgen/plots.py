@@ -41,31 +41,26 @@ class Figures:
         from importlib.metadata import version
 
         from .paths import content_digest
+        from .speed.cache import Store
 
-        self.folder, self.used = folder, set[str]()
+        self.store, self.used = Store(folder), set[str]()
         self.salt = content_digest([code, Path(__file__)], version("matplotlib"))
         self._plt: Any = None
 
     def png(self, name: str, data: object, draw: Callable[[Any], Any]) -> bytes:
         """The figure's PNG: kept, or drawn by `draw(pyplot)` (which returns the figure) and kept."""
         key = hashlib.sha1(f"{self.salt}|{name}|{data!r}".encode()).hexdigest()[:16]
-        path = self.folder / f"{name}-{key}.png" if self.folder is not None else None
-        if path is not None:
-            self.used.add(path.name)
-            if path.is_file():
-                return path.read_bytes()
+        kept_as = f"{name}-{key}.png"
+        self.used.add(kept_as)
+        png = self.store.get_bytes(kept_as)
+        if png is not None:
+            return png
         if self._plt is None:
             self._plt = pyplot()
         png = figure_png(draw(self._plt))
-        if path is not None:
-            from .output import write_cache
-
-            write_cache(path, png)  # a workspace we cannot write: drawn again next time
+        self.store.put_bytes(kept_as, png)  # a workspace we cannot write: drawn again next time
         return png
 
     def prune(self) -> None:
         """Drop kept figures this report did not use."""
-        if self.folder is not None and self.folder.is_dir():
-            for old in self.folder.glob("*.png"):
-                if old.name not in self.used:
-                    old.unlink(missing_ok=True)
+        self.store.prune("*.png", self.used)

@@ -1,7 +1,6 @@
 """Turn a project and sheet options into a print run (which cards, how many) and print-sheet PDFs and PNG faces."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +12,7 @@ from .copies import deck_copies, print_run
 from .errors import CardgenError, Finding, Severity, sort_findings
 from .gcpause import no_cyclic_gc
 from .model.card import Card, file_stem
-from .output import JobResult, Output, inside, write_atomic, write_cache
+from .output import JobResult, Output, inside, write_atomic
 from .project import Studio, open_studio, save_disk_cache, with_disk_cache
 from .render.face import PreparedFace
 from .render.lowink import low_ink
@@ -304,49 +303,46 @@ def export_pngs(studio: Studio, opts: PngOptions, out_dir: Path, progress: Progr
             result.outputs.append(Output(write_atomic(inside(out_dir, f"{name}.png"), pngs[name]), name))
             progress("png", i + 1, len(named))
         return result
-    # cached by face, resolution and cardgen's drawing code (in output/GAME/.cache/png): a rebuild
+    # cached by face, resolution and cardgen's drawing code (signed, in output/GAME/.cache/png): a rebuild
     # rasterises only the faces that changed
     from .render.facecache import code_digest
+    from .speed.cache import Store
 
-    cache = studio.ws.output_dir(studio.game) / ".cache" / "png"
+    store = Store(studio.ws.output_dir(studio.game) / ".cache" / "png")
     tag = f"{opts.dpi}-{opts.preset or 'plain'}-{code_digest()}"  # the ink mode is in each face's key
-    cached = {name: cache / f"{face.picture_key()}-{tag}.png" for name, face in named.items()}
-    missing = [name for name, path in cached.items() if not path.is_file()]
-    for name, png in render(missing).items():
-        write_atomic(cached[name], png)
+    cached = {name: f"{face.picture_key()}-{tag}.png" for name, face in named.items()}
     # an output PNG written from the same cached face and untouched since (size and time, as the last run left
-    # it) is not written again: a rebuild rewrites only the faces that changed
-    manifest = cache / "written.json"
-    try:
-        written = json.loads(manifest.read_text())
-        mine = written.get(str(out_dir.resolve()), {}) if isinstance(written, dict) else {}
-    except (OSError, ValueError):
-        written, mine = {}, {}
-    now: dict[str, list[object]] = {}
+    # it, in the signed manifest) is not written again: a rebuild rewrites only the faces that changed
+    written = store.get("written")
+    written = written if isinstance(written, dict) else {}
+    mine = written.get(str(out_dir.resolve()))
+    mine = mine if isinstance(mine, dict) else {}
+    stamps: dict[str, list[object] | None] = {}
+    for name in named:
+        try:
+            st = inside(out_dir, f"{name}.png").stat()
+            stamps[name] = [cached[name], st.st_size, st.st_mtime_ns]
+        except OSError:
+            stamps[name] = None
+    stale = [name for name in named if stamps[name] is None or mine.get(name) != stamps[name]]
+    pictures = {name: store.get_bytes(cached[name]) for name in stale}
+    missing = [name for name, png in pictures.items() if png is None]
+    for name, png in render(missing).items():
+        store.put_bytes(cached[name], png)
+        pictures[name] = png
+    now: dict[str, list[object] | None] = {}
     for i, name in enumerate(named):
         path = inside(out_dir, f"{name}.png")
-        try:
+        picture = pictures.get(name)
+        if picture is not None:
+            write_atomic(path, picture)
             st = path.stat()
-            stamp: list[object] | None = [cached[name].name, st.st_size, st.st_mtime_ns]
-        except OSError:
-            stamp = None
-        if stamp is None or mine.get(name) != stamp:
-            write_atomic(path, cached[name].read_bytes())
-            st = path.stat()
-            stamp = [cached[name].name, st.st_size, st.st_mtime_ns]
-        now[name] = stamp
+            stamps[name] = [cached[name], st.st_size, st.st_mtime_ns]
+        now[name] = stamps[name]
         result.outputs.append(Output(path, name))
         progress("png", i + 1, len(named))
     if now != mine:
-        written = written if isinstance(written, dict) else {}
         written[str(out_dir.resolve())] = now
-        write_cache(manifest, json.dumps(written, sort_keys=True).encode())
-    prune_cache(cache, "*.png", {p.name for p in cached.values()}, keep_others_of=tag)
+        store.put("written", written)
+    store.prune(f"*-{tag}.png", set(cached.values()))  # this kind's faces no face uses any more
     return result
-
-
-def prune_cache(folder: Path, pattern: str, used: set[str], keep_others_of: str) -> None:
-    """Drop cached files of this kind (same resolution and code) that no face uses any more."""
-    for old in folder.glob(pattern):
-        if keep_others_of in old.name and old.name not in used:
-            old.unlink(missing_ok=True)

@@ -10,22 +10,15 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import traceback
 from multiprocessing.connection import Connection, Pipe
 from typing import Callable, Generic, NoReturn, TypeVar
 
 from .errors import CardgenError
 from .gcpause import settle
+from .speed.parallel import forkable
 
 T = TypeVar("T")
-
-
-def forkable() -> bool:
-    """Whether work can be split over forked processes here: a second core, fork (not on Windows), and no other
-    Python thread running (a fork copies none of them, nor the locks they hold: the gallery server's watcher
-    rules it out). Every use of fork in cardgen asks this."""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
 
 
 class TwinLost(Exception):

@@ -55,7 +55,22 @@ class Workspace:
         return self.root / "fonts"
 
     def output_dir(self, game: str) -> Path:
-        return self.root / "output" / game
+        """output/GAME, cardgen's own: refused (one line, exit 2) where output/ or output/GAME is a symbolic
+        link, and guarded so that nothing is written through a link below it (output.refuse_links)."""
+        from .output import guard, refuse_links
+
+        top = self.root / "output"
+        guard(top)
+        folder = top / game
+        refuse_links(folder)
+        for sub in (folder, folder / ".cache", folder / "gallery", folder / "export"):  # before anything is written
+            try:
+                links = [entry.path for entry in os.scandir(sub) if entry.is_symlink() and entry.is_dir()]
+            except OSError:  # not there (yet), or not a folder: write_atomic says so if it matters
+                continue
+            for link in sorted(links):
+                refuse_links(Path(link))
+        return folder
 
     def shown(self, path: Path) -> str:
         try:

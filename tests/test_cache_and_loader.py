@@ -53,8 +53,42 @@ def test_edits_re_lay_out_exactly_the_faces_they_affect(scratch_ws: Workspace, m
 
 
 def test_the_code_digest_covers_the_layout_code() -> None:
-    names = {p.name for p in facecache.code_files()}
-    assert {"units.py", "text.py", "cost.py", "richtext.py", "face.py", "template.py"} <= names
+    names = {p.relative_to(p.parents[1]).as_posix() if p.parent.name != "cardgen" else p.name
+             for p in facecache.code_files()}
+    assert {"units.py", "model/text.py", "model/cost.py", "render/richtext.py", "render/face.py",
+            "render/template.py", "render/paint.py", "model/specs.py", "model/card.py", "sandbox.py"} <= names
+    assert not {n for n in names if n.startswith(("packs/", "rulebook/", "gallery/", "export/"))}
+
+
+def _digests(package: Path) -> dict[str, str]:
+    """The face, card-parse and rulebook cache keys as a copy of the package at `package` computes them."""
+    code = ("from cardgen.render.facecache import code_digest; from cardgen.speed import codekey as k; "
+            "print(code_digest(), k.code_digest('cardgen.cards', 'cardgen.plaindata'), "
+            "k.code_digest('cardgen.rulebook.build', 'cardgen.rulebook.job'))")
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(package.parent)}, cwd=package.parent).stdout.split()
+    return dict(zip(("faces", "cards", "book"), out))
+
+
+def test_editing_a_module_invalidates_exactly_the_caches_that_depend_on_it(tmp_path: Path) -> None:
+    """Cache keys come from the import graph: edit a module in a scratch copy of the package and only the
+    caches of the code that imports it (directly or not) get a new key."""
+    package = tmp_path / "cardgen"
+    shutil.copytree(Path(facecache.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    before = _digests(package)
+    expected = {"model/specs.py": {"faces", "book"}, "sandbox.py": {"faces", "book"},
+                "render/pen.py": {"faces", "book"}, "yamlio.py": {"faces", "cards", "book"},
+                "packs/stats.py": set(), "cli.py": set()}
+    for module, changed in expected.items():
+        path = package / module
+        path.write_text(path.read_text() + "\n# an edit\n")
+        after = _digests(package)
+        assert {k for k in before if before[k] != after[k]} == changed, module
+        before = after
 
 
 def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
@@ -116,7 +150,7 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
     assert not (scratch_ws.root / "output").exists()  # validating alone writes nothing
     (scratch_ws.root / "output").mkdir()  # as after a build
     assert validate_game(scratch_ws, "clean").findings == first.findings
-    assert list((scratch_ws.output_dir("clean") / ".cache").glob("faces-*.marshal"))
+    assert list((scratch_ws.output_dir("clean") / ".cache").glob("faces-*"))
 
     laid_out: list[str] = []
     real = facecache.FaceCache.get

@@ -230,4 +230,4 @@ def test_build_reuses_the_rulebook_until_one_of_its_inputs_changes(scratch_ws, m
     chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
     changed = job.cached_rulebook(scratch_ws, "clean", "a4", studio)
     assert built == ["clean", "clean"] and changed.pdf != first.pdf
-    assert len(list((scratch_ws.output_dir("clean") / ".cache").glob("rulebook-*.pickle"))) == 1
+    assert len(list((scratch_ws.output_dir("clean") / ".cache").glob("rulebook-*"))) == 1

@@ -2,44 +2,42 @@
 and draws only what changed.
 
 Entries are keyed by the face key (card data, template files, model, bleed, the fonts' fingerprints); the
-file name carries a hash of cardgen's own rendering code, so a new cardgen never reads an old layout. The file
-is one `marshal` dictionary: per face its size, edge colour, findings and pictures, and its recording
-(render.pen): the content stream a sheet replays. Layouts are not kept: the rare reader of one (a low-ink
-copy, a rulebook figure) has the face laid out again. The cache lives in the workspace's output folder and
-is trusted like the workspace itself.
+file name carries a digest of the code that lays out and draws faces (speed.codekey: every module that code
+imports), so other code never reads an old layout. The file is one signed plain-data dictionary
+(speed.cache): per face its size, edge colour, findings and pictures, and its recording (render.pen): the
+content stream a sheet replays. Layouts are not kept: the rare reader of one (a low-ink copy, a rulebook
+figure) has the face laid out again. A cache this user's cardgen did not write is never read.
 """
 from __future__ import annotations
 
 import copy
-import marshal
-import pickle
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 from ..gcpause import no_cyclic_gc
-from ..output import write_cache
-from ..paths import content_digest, file_stamp
+from ..paths import file_stamp
+from ..plaindata import findings_from_plain, findings_to_plain
+from ..speed.cache import Store
+from ..speed.codekey import code_digest as reach_digest
 from .face import Op, PreparedFace
 from .pen import Recording
 from .template import Template
 
-FORMAT = 5  # bump when the layout of an entry (or of a recording) changes
+FORMAT = 6  # bump when the layout of an entry (or of a recording) changes
+
+
+CODE = ("cardgen.render.face", "cardgen.render.paint", __name__)  # what lays out, draws and keeps a face
 
 
 def code_files() -> list[Path]:
-    """The code a prepared face depends on: the renderer, units, and the model's cost and text grammars."""
-    here = Path(__file__).resolve().parent
-    package = here.parent
-    return sorted([*here.glob("*.py"), package / "units.py", package / "model" / "cost.py",
-                   package / "model" / "text.py", package / "model" / "game.py"])
+    """The code a prepared face depends on: every module that laying out, drawing and keeping it imports."""
+    from ..speed.codekey import modules, reach
+
+    return sorted({modules()[m] for name in CODE for m in reach(name)})
 
 
-@lru_cache(maxsize=1)
 def code_digest() -> str:
-    from .. import __version__
-
-    return content_digest(code_files(), f"{__version__}|{FORMAT}")[:12]
+    return reach_digest(*CODE, salt=str(FORMAT))
 
 
 class _CachedFace(PreparedFace):
@@ -76,28 +74,25 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
 
 
 def entry_of(face: PreparedFace) -> tuple:
-    """A face as the cache stores it: (width, height, bleed, edge colour, findings blob, pictures). Not its
-    layout: pickling layouts cost more than laying out again the few faces whose layout is asked for."""
-    findings = pickle.dumps(face.findings, protocol=pickle.HIGHEST_PROTOCOL) if face.findings else b""
+    """A face as the cache stores it: (width, height, bleed, edge colour, findings, pictures). Not its
+    layout: keeping layouts cost more than laying out again the few faces whose layout is asked for."""
+    findings = findings_to_plain(face.findings) if face.findings else ()
     return (face.width, face.height, face.bleed, face.edge(), findings, tuple(face.images))
 
 
 class FaceCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.path = folder / f"faces-{code_digest()}.marshal"
+        self.store = Store(folder)
+        self.name = f"faces-{code_digest()}"
         self.entries: dict[str, tuple] = {}  # key -> entry_of(face)
         self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
         self.added = False
-        data: dict[str, Any] = {}
-        try:
-            data = marshal.loads(self.path.read_bytes())
-            if not isinstance(data, dict) or data.get("format") != FORMAT or \
-                    not isinstance(data.get("faces"), dict) or not isinstance(data.get("drawn"), dict):
-                data = {}
-        except (OSError, EOFError, ValueError, TypeError):
-            data = {}  # no cache yet, or one we cannot read: start afresh
+        data: Any = self.store.get(self.name)
+        if not isinstance(data, dict) or data.get("format") != FORMAT or \
+                not isinstance(data.get("faces"), dict) or not isinstance(data.get("drawn"), dict):
+            data = {}  # no cache yet, or not one this cardgen wrote: start afresh
         self.entries = data.get("faces", {})
         self.recordings = KeptRecordings(data.get("drawn", {}))
 
@@ -122,7 +117,7 @@ class FaceCache:
         self.used.add(key)
         face = object.__new__(_CachedFace)
         face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed,
-                             _relayout=relayout, findings=pickle.loads(findings) if findings else [],
+                             _relayout=relayout, findings=findings_from_plain(findings),
                              images=[tuple(i) for i in images])
         face.__dict__["_edge"] = edge
         return face
@@ -146,5 +141,5 @@ class FaceCache:
         kept = {k: v for k, v in drawn.items() if k in drawn.used}
         with no_cyclic_gc():  # one pause for all faces: re-enabling the collector per face costs a collection each
             entries.update((k, entry_of(face)) for k, face in self.fresh.items())
-            data = marshal.dumps({"format": FORMAT, "faces": entries, "drawn": kept})
-        write_cache(self.path, data, "faces-*")  # other versions' caches go, the pickled ones of old too
+            data = {"format": FORMAT, "faces": entries, "drawn": kept}
+            self.store.put(self.name, data, "faces-*")  # other code's caches go, the unsigned ones of old too

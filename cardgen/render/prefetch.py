@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from ..errors import ignore_interrupts
 from ..gcpause import no_cyclic_gc
 from ..model.card import Card
-from ..twin import forkable
+from ..speed.parallel import forkable
 from .face import FaceRenderer
 from .facecache import FaceCache, entry_of
 from .paint import draw_face

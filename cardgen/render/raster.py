@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import os
 import struct
 import zlib
 from concurrent.futures import ProcessPoolExecutor
@@ -11,7 +10,8 @@ from typing import Any, Iterator
 
 from ..errors import ignore_interrupts
 from ..model.game import GameModel
-from ..twin import forkable
+from ..speed.parallel import forkable
+from ..speed.parallel import workers as pool_workers
 from .face import PreparedFace
 from .fonts import FontSet
 from .pdfsheets import define_forms, new_canvas
@@ -92,7 +92,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
     scale = bleed_for(p, (faces[0].width, faces[0].height))[0] if p else dpi / 72.0  # pixels per point
     canvas = p.canvas if p else None
     out_dpi = p.vendor.dpi if p else dpi
-    workers = workers or min(os.cpu_count() or 1, 8)
+    workers = workers or pool_workers(8)
     indices = list(range(len(faces)))
     if workers <= 1 or len(faces) < 32:  # below this, starting worker processes costs more than it saves
         return iter(_render_range(pdf, indices, scale, canvas, out_dpi, jpeg))
@@ -100,7 +100,7 @@ def render_pngs(faces: list[PreparedFace], fonts: FontSet, model: GameModel, *, 
 
     def ordered() -> Iterator[bytes]:
         # fork starts a worker in milliseconds with the render stack already imported; spawn (re-importing
-        # reportlab, pypdfium2 and Pillow, ~0.4 s per worker) only where forking is unsafe (twin.forkable)
+        # reportlab, pypdfium2 and Pillow, ~0.4 s per worker) only where forking is unsafe (speed.parallel.forkable)
         method = "fork" if forkable() else "spawn"
         with ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=ignore_interrupts) as pool:
             results = list(pool.map(_render_range, [pdf] * len(chunks), chunks, [scale] * len(chunks),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..output import JobResult, Output, read_cache, write_atomic, write_cache
+from ..output import JobResult, Output, write_atomic
 from ..project import Studio
 from ..workspace import Workspace
 from .booklet import FLIP, impose, sheet_for
@@ -30,13 +30,19 @@ def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False
 def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: bool = True) -> Rulebook:
     """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
     (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
-    import pickle
+    from ..plaindata import findings_from_plain, findings_to_plain
+    from ..speed.cache import Store
 
-    path = ws.output_dir(game) / ".cache" / f"rulebook-{inputs_digest(ws, game, paper)}.pickle"
-    kept = read_cache(path)
-    if isinstance(kept, Rulebook):
-        return kept
+    store, name = Store(ws.output_dir(game) / ".cache"), f"rulebook-{inputs_digest(ws, game, paper)}"
+    kept = store.get(name)
+    if isinstance(kept, tuple) and len(kept) == 4:
+        try:
+            html, pdf, pages, findings = kept
+            if isinstance(html, str) and isinstance(pdf, bytes) and isinstance(pages, int):
+                return Rulebook(html, pdf, pages, findings_from_plain(findings))
+        except (TypeError, ValueError):  # signed by us, yet not this shape: built afresh
+            pass
     book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
     if book.typeset:
-        write_cache(path, pickle.dumps(book, protocol=pickle.HIGHEST_PROTOCOL), "rulebook-*.pickle")
+        store.put(name, (book.html, book.pdf, book.pages, findings_to_plain(book.findings)), "rulebook-*")
     return book

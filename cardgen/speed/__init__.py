@@ -1,0 +1,5 @@
+"""Speed machinery beside the pipeline: the one disk cache (signed plain data), cache keys from the import graph.
+
+Nothing here changes what cardgen makes, only how fast: with `--no-cache` (or CARDGEN_NO_CACHE=1) every
+store is off and the plain pipeline runs, writing the same bytes.
+"""
