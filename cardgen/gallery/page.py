@@ -1,7 +1,12 @@
-"""Turn a Studio and its findings into the gallery: face PNGs (rendered once per face key) and index.html."""
+"""Turn a Studio and its findings into the gallery: face PNGs (rendered once per face key), index.html and the
+manifest of the faces cardgen wrote (the only files it ever prunes)."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,10 @@ from ..sandbox import LimitedSandbox, page_environment
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
 BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}
+MANIFEST = ".cardgen-manifest.json"  # in the gallery folder: the faces cardgen wrote there (plain JSON)
+MANIFEST_FORMAT = 1
+MANIFEST_LIMIT = 16 << 20  # bytes; a larger manifest is not one cardgen wrote, and is ignored
+FACE_FILE = re.compile(r"cards/[0-9a-f][0-9a-f-]{7,79}\.png")  # a face's name: its content key
 
 
 @dataclass
@@ -25,6 +34,7 @@ class GalleryResult:
     cards: int
     rendered: int  # faces rendered this time (the others were already on disk)
     findings: list[Finding] = field(default_factory=list)
+    used: frozenset[str] = frozenset()  # the faces the page shows, as the page names them ("cards/KEY.png")
 
 
 def facet_fields(studio: Studio) -> list[str]:
@@ -42,10 +52,34 @@ def _env(studio: Studio) -> LimitedSandbox:
     return page_environment([own, shared, bundled], html_only=True)
 
 
+def own_folders(out: Path, root: Path | None = None) -> None:
+    """Refuse a gallery folder, or its cards/ folder, that is a symbolic link: cardgen writes and prunes only in
+    folders of its own (a link received with a workspace could point at the user's pictures). `root`: the
+    workspace, to name the folder as the user knows it."""
+    for folder in (out, out / "cards"):
+        if folder.is_symlink():
+            shown = folder.relative_to(root) if root and folder.is_relative_to(root) else folder
+            raise CardgenError(f"refusing to use {shown.as_posix()}: it is a symbolic link{_target(folder)}, and "
+                               "cardgen writes and prunes only in folders of its own (give the folder itself, or "
+                               "remove the link)")
+
+
+def _target(link: Path) -> str:
+    try:
+        return f" (to {os.readlink(link)})"
+    except OSError:
+        return ""
+
+
 def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
-                  version: str = "") -> GalleryResult:
+                  version: str = "", keep: Collection[str] = ()) -> GalleryResult:
+    """Write the page and the faces it lacks, then prune the faces cardgen wrote that neither this page nor
+    `keep` (a live server's earlier pages, still open in a browser) shows."""
+    own_folders(out, studio.ws.root)
+    ours = read_manifest(out)
     entries: list[dict[str, Any]] = []
     todo = []
+    wanted: set[str] = set()
     by_card: dict[str, list[Finding]] = {}
     for f in findings:
         if f.card:
@@ -56,8 +90,9 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
         if studio.faces.for_card(card) is not None:
             face = studio.prepare(card, 0.0)[0]
             image = f"cards/{face.key}.png"
-            if not (out / image).is_file():
-                todo.append((face, out / image))
+            if (image not in ours or not _regular(out / image)) and image not in wanted:
+                wanted.add(image)  # reused only when cardgen wrote it (the manifest); else drawn (again)
+                todo.append((face, out / image, image))
         cost = str(card.get(studio.model.cost_field or "") or "")
         entries.append({
             "id": card.id, "name": card.name or card.id, "image": image,
@@ -80,16 +115,73 @@ def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool
         filename = getattr(exc, "filename", None)
         where = f"{filename}:{getattr(exc, 'lineno', 0)}: " if filename else ""
         raise CardgenError(f"{where}the gallery template failed: {exc}") from exc
-    # the swap: new faces first (named by content, so nothing the old page shows is touched), then the page
-    # itself atomically, and only then the faces nothing links to any more; a reader never sees a broken page
-    for (_, path), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
+    # the swap: new faces first (named by content, so nothing the old page shows is touched; listed in the
+    # manifest before they are written, so an interrupted run leaves no face cardgen would not know as its own),
+    # then the page itself atomically, and only then the faces nothing links to any more: a reader never sees
+    # a broken page
+    listed = ours | {image for _, _, image in todo}
+    if listed != ours:
+        _write_manifest(out, listed)
+    for (_, path, _), png in zip(todo, render_pngs([t[0] for t in todo], studio.fonts, studio.model, dpi=DPI)):
         write_atomic(path, png)
     path = write_atomic(out / "index.html", html)
-    used = {e["image"] for e in entries if e["image"]}
-    for old in (out / "cards").glob("*.png"):
-        if f"cards/{old.name}" not in used:
-            old.unlink(missing_ok=True)
-    return GalleryResult(path, len(entries), len(todo), findings)
+    used = frozenset(e["image"] for e in entries if e["image"])
+    left = prune(out, listed, used | set(keep))
+    if left != listed or not _regular(out / MANIFEST):
+        _write_manifest(out, left)
+    return GalleryResult(path, len(entries), len(todo), findings, used)
+
+
+def read_manifest(out: Path) -> set[str]:
+    """The faces cardgen wrote in `out` (names as "cards/KEY.png"), as its manifest lists them; none when there is
+    no manifest, or one cardgen did not write (not a regular file, too large, not JSON of this form). Entries
+    that are not face names are dropped: nothing the manifest says can name a file outside cards/."""
+    try:
+        fd = os.open(out / MANIFEST, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return set()
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            raw = fh.read(MANIFEST_LIMIT + 1) if stat.S_ISREG(os.fstat(fh.fileno()).st_mode) else b""
+        doc = json.loads(raw.decode("utf-8")) if 0 < len(raw) <= MANIFEST_LIMIT else None
+    except (OSError, ValueError, RecursionError):  # unreadable, not UTF-8, not JSON, nested past the parser
+        return set()
+    files = doc.get("files") if isinstance(doc, dict) and doc.get("format") == MANIFEST_FORMAT else None
+    return {f for f in files if isinstance(f, str) and FACE_FILE.fullmatch(f)} if isinstance(files, list) else set()
+
+
+def _write_manifest(out: Path, files: set[str]) -> None:
+    doc = {"format": MANIFEST_FORMAT, "written by": "cardgen", "files": sorted(files)}
+    write_atomic(out / MANIFEST, json.dumps(doc, indent=1) + "\n")
+
+
+def prune(out: Path, listed: set[str], keep: Collection[str]) -> set[str]:
+    """Delete the listed faces not in `keep`; what is still listed afterwards. A listed name that is not a regular
+    file (a link, a folder: not something cardgen wrote) is dropped from the list and left as it is; the cards/
+    folder itself is never a link (own_folders), so a name can only ever remove a file from it."""
+    left = set()
+    for name in listed:
+        target = out / name
+        if not _regular(target):
+            continue  # gone, or not cardgen's: forgotten, untouched
+        if name in keep:
+            left.add(name)
+            continue
+        try:
+            target.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            left.add(name)  # cannot be removed now (permissions): tried again next time
+    return left
+
+
+def _regular(path: Path) -> bool:
+    """A regular file itself, not through a link."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def _values(studio: Studio, field_name: str, entries: list[dict[str, Any]]) -> list[str]:
