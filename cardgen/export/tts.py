@@ -7,6 +7,7 @@ from typing import Callable
 
 from PIL import Image
 
+from .. import imagefile
 from ..model.game import Role
 from ..project import Studio
 from ..render.raster import render_pngs
@@ -86,7 +87,7 @@ def export_tts(studio: Studio, items: list[ExportItem], image_url: Callable[[str
 
 
 def _fit(png: bytes, w: int, h: int) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as im:
+    with imagefile.opened(png, formats=("PNG",)) as im:  # cardgen's own PNG, opened as nothing else
         return im.convert("RGB").resize((w, h), Image.Resampling.LANCZOS)
 
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Protocol
 
 from reportlab.lib.colors import HexColor
 
+from .. import imagefile
 from ..errors import Finding, Severity
 from ..model.card import Card
 from ..model.game import GameModel, Role
@@ -161,7 +162,7 @@ class FaceRenderer:
                     face.ops.append(op)
             except Exception as exc:  # a template that fails on one card is a finding, never a crash
                 face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
-                                             "template-error", card.id,
+                                             getattr(exc, "finding_code", "template-error"), card.id,
                                              f"element '{element.id or element.type}' failed: {exc}"))
         return face
 
@@ -274,32 +275,8 @@ def covers(op: Op, face: PreparedFace) -> bool:
     return x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
 
 
-MAX_ART_PIXELS = 40_000_000  # 40 megapixels: a poker card at 1,200 dpi is 4 MP; more is a mistake or a bomb
-
-
 def art_problem(path: Path, src: str) -> str | None:
-    """Why a picture cannot be drawn (unsupported, corrupt, truncated, too many pixels), or None. The whole image
-    is decoded here once, with Pillow's warnings turned into errors, so nothing fails later at print time."""
-    import warnings
-
-    from PIL import Image, ImageFile, UnidentifiedImageError
-
-    lenient = ImageFile.LOAD_TRUNCATED_IMAGES  # WeasyPrint switches this on for the whole process when imported
-    ImageFile.LOAD_TRUNCATED_IMAGES = False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
-                if im.width * im.height > MAX_ART_PIXELS:
-                    return (f"image '{src}' has {im.width} x {im.height} pixels, over {MAX_ART_PIXELS // 1_000_000} "
-                            "megapixels: scale it down")
-                im.load()
-    except UnidentifiedImageError:
-        return f"image '{src}' is not a picture cardgen can read (PNG, JPEG, WebP, GIF, TIFF …)"
-    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        return f"image '{src}' has too many pixels to draw safely: scale it down"
-    except (OSError, ValueError, SyntaxError) as exc:
-        return f"image '{src}' is damaged or truncated: {exc}"
-    finally:
-        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
-    return None
+    """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated, too many
+    pixels), or None: decoded once here (cardgen.imagefile), so nothing fails later at print time."""
+    why = imagefile.problem(path)
+    return f"image '{src}' {why}" if why else None

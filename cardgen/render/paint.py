@@ -1,11 +1,13 @@
 """Turn prepared face operations into reportlab drawing calls (vector shapes, fitted text, cost icons)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import imagefile
 from ..model.game import GameModel
 from . import richtext as rt
 from .face import OVERFLOW_RED, Op, PreparedFace
@@ -339,33 +341,41 @@ def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
         c.drawCentredString(x + w / 2, y + h * 0.7, label)
 
 
+def _paint_missing(c: Canvas, face: PreparedFace, fonts: FontSet, rect: tuple[float, float, float, float],
+                   name: str) -> None:
+    x, y, w, h = rect
+    c.setFillColor(HexColor("#f1e9ea"))
+    c.setStrokeColor(OVERFLOW_RED)
+    c.setLineWidth(0.6)
+    c.rect(x, y, w, h, stroke=1, fill=1)
+    c.line(x, y, x + w, y + h)
+    c.line(x, y + h, x + w, y)
+    stem = next(iter(face.template.fonts.values()))["regular"]
+    c.setFillColor(OVERFLOW_RED)
+    c.setFont(fonts.name(stem), 6)
+    c.drawCentredString(x + w / 2, y + h / 2 - 2, f"missing art: {name}"[:60])
+
+
 def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
     x, y, w, h = _rect(face, op.box)
     if "missing" in op.props:
-        c.setFillColor(HexColor("#f1e9ea"))
-        c.setStrokeColor(OVERFLOW_RED)
-        c.setLineWidth(0.6)
-        c.rect(x, y, w, h, stroke=1, fill=1)
-        c.line(x, y, x + w, y + h)
-        c.line(x, y + h, x + w, y)
-        stem = next(iter(face.template.fonts.values()))["regular"]
-        c.setFillColor(OVERFLOW_RED)
-        c.setFont(fonts.name(stem), 6)
-        c.drawCentredString(x + w / 2, y + h / 2 - 2, f"missing art: {op.props['missing']}"[:60])
+        _paint_missing(c, face, fonts, (x, y, w, h), op.props["missing"])
         return
+    press = op.props.get("press_image")  # already CMYK and without alpha (render.press.flatten)
+    if press is not None:
+        iw, ih = press.size
+    else:  # checked when the face was prepared; opened again through the allow-list, as the file may have
+        try:  # changed since (a face kept from an earlier run): reportlab gets only a path that passes
+            with imagefile.opened(Path(op.props["path"])) as im:
+                iw, ih = im.size
+        except imagefile.Unreadable:
+            _paint_missing(c, face, fonts, (x, y, w, h), Path(op.props["path"]).name)
+            return
     fit = op.props.get("fit") or "cover"
     path = c.beginPath()
     radius = as_length(op.props.get("radius"), 0.0)
     path.roundRect(x, y, w, h, radius) if radius else path.rect(x, y, w, h)
     c.clipPath(path, stroke=0, fill=0)
-    from PIL import Image
-
-    press = op.props.get("press_image")  # already CMYK and without alpha (render.press.flatten)
-    if press is not None:
-        iw, ih = press.size
-    else:
-        with Image.open(op.props["path"]) as im:
-            iw, ih = im.size
     scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
     dw, dh = iw * scale, ih * scale
     if press is not None:

@@ -16,6 +16,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import imagefile
 from .fonts import FontSet
 
 # One text run: (font stem, size as written, "1 0 0 1 x y Tm" or None where the run continues the previous one,
@@ -282,8 +283,9 @@ class Replayer:
                     if state is None:
                         state = self._states[part[1], part[2]] = f"cgGS{len(self._states)}"
                     code.append(f"/{state} gs")
-                elif kind == "I":
-                    c.drawImage(part[1], part[2], part[3], part[4], part[5], mask=part[6])
+                elif kind == "I":  # a kept face names its art: opened through the allow-list again here
+                    if not isinstance(part[1], str) or imagefile.usable(part[1]):
+                        c.drawImage(part[1], part[2], part[3], part[4], part[5], mask=part[6])
                 elif kind == "F":
                     _, key, cx, cy, d = part
                     scale = fp_str(d / ICON_UNIT)

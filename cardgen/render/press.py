@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import imagefile
 from .face import Op, PreparedFace
 from .values import rgb255
 
@@ -62,10 +64,11 @@ def to_cmyk(value: Any) -> CMYKColor:
 
 
 def press_image(path: str, backdrop: tuple[int, int, int]) -> Any:
-    """A picture as a CMYK image: its transparency composited onto the colour beneath it."""
+    """A picture as a CMYK image: its transparency composited onto the colour beneath it. Opened through the
+    allow-list (cardgen.imagefile): Unreadable when it is no picture cardgen reads (any more)."""
     from PIL import Image, ImageCms
 
-    with Image.open(path) as im:
+    with imagefile.opened(Path(path)) as im:
         rgba = im.convert("RGBA")
     flat = Image.new("RGB", rgba.size, backdrop)
     flat.paste(rgba, mask=rgba.split()[3])
@@ -100,7 +103,10 @@ def flatten(face: PreparedFace) -> PreparedFace:
                 if rgb is not None:
                     props[key] = _mix(rgb, under, alpha)
         if op.type == "image" and "path" in props and "missing" not in props:
-            props["press_image"] = press_image(props["path"], under)
+            try:
+                props["press_image"] = press_image(props["path"], under)
+            except imagefile.Unreadable:  # changed since the face was prepared: drawn as missing art
+                props["missing"] = Path(props.pop("path")).name
         fill = rgb255(props.get("fill")) if props.get("fill") and op.type in ("rect", "circle", "badge") else None
         if fill is not None:
             grounds.append((op.box, fill))
