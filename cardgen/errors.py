@@ -37,7 +37,7 @@ class Finding:
         text = f"{loc}: {self.severity}[{self.code}]{who} {self.message}"
         if self.hint:
             text += f" ({self.hint})"
-        return text
+        return printable(text)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -51,6 +51,19 @@ class Finding:
             "hint": self.hint,
             "where": f"{self.file}:{self.line}" if self.line else self.file,
         }
+
+
+_HIDDEN = {**{c: None for c in range(0x20) if c not in (0x09, 0x0A)}, 0x7F: None}
+_HIDDEN.update({c: None for c in (0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B,
+                                  0x202C, 0x202D, 0x202E, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xFEFF)})
+
+
+def printable(text: str) -> str:
+    """A finding line safe for a terminal: control, bidi and zero-width characters (which could reorder or hide
+    what the line says) shown as <U+XXXX>; the data keeps them (as_dict)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"<U+{ord(ch):04X}>" if ord(ch) in _HIDDEN else ch for ch in text)
 
 
 def count(findings: Iterable[Finding]) -> dict[str, int]:

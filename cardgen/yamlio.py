@@ -27,6 +27,7 @@ class _BaseLoader(_Parser):  # type: ignore[misc, valid-type]
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_EXPANDED_NODES = 2_000_000
+MAX_INT = 2**53 - 1  # the largest whole number a float, JSON and JavaScript hold exactly
 Loc = tuple[int, int]  # 1-based line, 1-based column
 
 
@@ -104,9 +105,17 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if value in _BOOL:
         return _BOOL[value]
     if _INT.match(value):
-        return int(value.replace("_", ""))
+        return _bounded(int(value.replace("_", "")) if len(value) <= 40 else MAX_INT + 1)
     if _INT_OTHER.match(value) or _FLOAT.match(value):
-        return _SAFE.construct_object(yaml.ScalarNode(_SAFE.resolve(yaml.ScalarNode, value, (True, False)), value))
+        return _bounded(_SAFE.construct_object(yaml.ScalarNode(_SAFE.resolve(yaml.ScalarNode, value, (True, False)),
+                                                               value)))
+    return value
+
+
+def _bounded(value: Any) -> Any:
+    """A whole number no larger than JSON, charts and exports keep exactly (0x + 5,000 f would be one)."""
+    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
+        raise OverflowError(f"it is past {MAX_INT:,}, the largest whole number cardgen reads")
     return value
 
 
@@ -115,7 +124,7 @@ def _explicit(node: yaml.ScalarNode) -> Any:
     if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
                     "tag:yaml.org,2002:null"):
         try:
-            return _SAFE.construct_object(yaml.ScalarNode(node.tag, node.value))
+            return _bounded(_SAFE.construct_object(yaml.ScalarNode(node.tag, node.value)))
         except yaml.YAMLError:
             return node.value
     return node.value
@@ -258,6 +267,41 @@ def parse_yaml(text: str, shown: str, first_line: int = 1) -> YamlDoc:
     return doc
 
 
+_NON_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
+
+
+def text_loc(text: str, offset: int) -> Loc:
+    """The 1-based line and column of a character of the text, counting lines as YAML does."""
+    line, start = 1, 0
+    for m in _BREAK.finditer(text, 0, offset):
+        line, start = line + 1, m.end()
+    return line, offset - start + 1
+
+
+def text_offset(text: str, loc: Loc) -> int | None:
+    """The index in the text of a 1-based line and column (as YAML counts them), or None past its end."""
+    line, start = 1, 0
+    if loc[0] > 1:
+        for m in _BREAK.finditer(text):
+            line, start = line + 1, m.end()
+            if line == loc[0]:
+                break
+        else:
+            return None
+    at = start + loc[1] - 1
+    return at if 0 <= at <= len(text) and line == loc[0] else None
+
+
+def char_name(ch: str) -> str:
+    """'U+200B ZERO WIDTH SPACE': a character that may not show, named so that it can be found."""
+    import unicodedata
+
+    kind = unicodedata.category(ch)
+    name = unicodedata.name(ch, "") or ("(a control character)" if kind == "Cc" else f"(category {kind})")
+    return f"U+{ord(ch):04X} {name}"
+
+
 _ITEM = re.compile(r"^-(?: |$)", re.M)  # a top-level sequence item's first line
 
 
@@ -321,6 +365,12 @@ def _parse(doc: YamlDoc, text: str) -> YamlDoc:
                 hint="use fewer nested aliases",
             )
         doc.data = _Builder(problems).build(node)
+    except yaml.reader.ReaderError as exc:  # a character YAML forbids; the reader counts bytes, so find it here
+        bad = _NON_PRINTABLE.search(text)
+        at = bad.start() if bad else min(exc.position, len(text))
+        point = ord(bad.group()) if bad else exc.character if isinstance(exc.character, int) else 0
+        return problem("yaml-syntax", f"YAML syntax error: character {char_name(chr(point))} is not allowed in YAML",
+                       *text_loc(text, at), hint="delete it; pasted text often brings such characters")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)

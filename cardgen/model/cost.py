@@ -5,6 +5,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..yamlio import MAX_INT
 from .game import CostGrammar
 
 _BRACED = re.compile(r"^(?:\{[^{}]+\})+$")
@@ -64,9 +65,14 @@ def _parse(raw: str, grammar: CostGrammar) -> Cost:
 
 
 def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar) -> None:
-    if item.isdigit():
+    if item.isdecimal():  # not isdigit(): int() refuses '²'
         if not grammar.generic:
-            cost.problems.append(("bad-cost", f"generic cost '{{{item}}}' is not part of this game's cost grammar"))
+            cost.problems.append(("bad-cost", f"generic cost '{{{_short(item)}}}' is not part of this game's cost "
+                                              "grammar"))
+            return
+        if len(item) > len(str(MAX_INT)) or int(item) > MAX_INT:
+            cost.problems.append(("bad-cost", f"generic cost '{{{_short(item)}}}' is past {MAX_INT:,}, the largest "
+                                              "whole number cardgen reads"))
             return
         cost.generic += int(item)
         cost.sequence.append(item)
@@ -81,4 +87,8 @@ def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar) -> None
         cost.sequence.append(item)
     else:
         known = ", ".join(sorted(letters)) or "none"
-        cost.problems.append(("unknown-cost-symbol", f"'{item}' is not a cost symbol of this game (symbols: {known})"))
+        cost.problems.append(("unknown-cost-symbol", f"'{_short(item)}' is not a cost symbol of this game (symbols: {known})"))
+
+
+def _short(item: str) -> str:
+    return item if len(item) <= 24 else f"{item[:20]}…"

@@ -58,7 +58,7 @@ class RichRules:
         if "/" in item and self.hybrid:
             halves = [self.drawable(h) or "" for h in item.split("/")]
             return "/".join(halves) if all(h and not h.isdigit() for h in halves) else None
-        if item.isdigit() and len(item) <= 2:
+        if item.isdecimal() and len(item) <= 2:
             return item
         if self.x and item == "X":
             return item

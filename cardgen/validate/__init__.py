@@ -61,6 +61,21 @@ class Context:
                  hint: str | None = None, card: str | None = None) -> Finding:
         return Finding(self.model.file, loc[0], loc[1], severity, code, card, message, hint)
 
+    def source(self, file: str) -> str | None:
+        """The text of a file of the workspace as the loader read it (for a column inside a value), read once;
+        None when it cannot be read."""
+        sources: dict[str, str | None] = self.__dict__.setdefault("_sources", {})
+        if file not in sources:
+            from ..yamlio import MAX_FILE_BYTES
+
+            path, sources[file] = self.root / file, None
+            try:
+                if path.resolve().is_relative_to(self.root.resolve()) and path.stat().st_size <= MAX_FILE_BYTES:
+                    sources[file] = path.read_bytes().decode("utf-8-sig")
+            except (OSError, UnicodeDecodeError, RuntimeError):  # RuntimeError: a symlink loop
+                pass
+        return sources[file]
+
     def is_placeholder(self, value: object) -> bool:
         if type(value) is str:
             return value.strip().lower() in self._placeholders
@@ -75,7 +90,7 @@ class Context:
 
 def validate(model: GameModel, catalog: Catalog, root: Path) -> list[Finding]:
     """Run every registered check over every card and over the set; return sorted findings."""
-    from . import fields, setwide, text  # noqa: F401  (registers the checks)
+    from . import fields, names, setwide, text  # noqa: F401  (registers the checks)
 
     ctx = Context(model, root)
     out: list[Finding] = []

@@ -8,41 +8,57 @@ from ..errors import Finding, Severity
 from ..model.card import Card, Catalog
 from ..model.game import NumberPrefix, Role, assign_groups, matches
 from . import Context, set_check
+from .names import difference, print_key, shown
 
 
 @set_check("duplicates")
 def check_duplicates(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
+    """Ids and names used twice, also where the two differ only in what does not show: characters that do not
+    print, the Unicode form (é as one character or as e and an accent), runs of spaces (names.print_key), and for
+    names where the spaces are (a zero-width space may stand for one or for none)."""
     first_id: dict[str, Card] = {}
     first_name: dict[str, Card] = {}
     for card in catalog:
-        if card.id in first_id:
-            other = first_id[card.id]
+        id_key = print_key(card.id)
+        if id_key in first_id:
+            other = first_id[id_key]
+            same = other.id == card.id
             yield ctx.at(card, "id" if "id" in card.data else "name", Severity.ERROR, "duplicate-id",
-                         f"id '{card.id}' is already used by the card at {other.where()}",
-                         "give one of them an explicit 'id'")
+                         f"id '{shown(card.id)}' is already used by the card at {other.where()}" if same else
+                         f"id '{shown(card.id)}' prints like '{shown(other.id)}', the id of the card at "
+                         f"{other.where()}: {difference(card.id, other.id)}",
+                         "give one of them an explicit 'id'" if same else "retype one of them, or give it another id")
             continue
-        first_id[card.id] = card
-        name = card.name.strip().lower()
+        first_id[id_key] = card
+        name = print_key(card.name).replace(" ", "").lower()  # 'Dawn\u200bSentinel' prints as 'DawnSentinel'
         if name and not ctx.is_placeholder(card.name):
             if name in first_name:
+                other = first_name[name]
                 yield ctx.at(card, "name", Severity.WARNING, "duplicate-name",
-                             f"another card is also named '{card.name}' ({first_name[name].where()})")
+                             f"another card is also named '{shown(card.name)}' ({other.where()})"
+                             if other.name.strip().lower() == card.name.strip().lower() else
+                             f"name '{shown(card.name)}' prints like '{shown(other.name)}', the name of the card at "
+                             f"{other.where()}: {difference(card.name, other.name)}")
             else:
                 first_name[name] = card
 
 
-def _compact(numbers: list[int]) -> str:
-    """[1, 2, 3, 5] -> '1-3, 5'."""
-    parts, start, prev = [], None, None
-    for n in sorted(numbers) + [None]:  # type: ignore[list-item]
-        if start is None:
-            start = prev = n
-        elif n is not None and prev is not None and n == prev + 1:
-            prev = n
-        else:
-            parts.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = n
-    return ", ".join(parts)
+def _gaps(used: set[int], top: int) -> list[tuple[int, int]]:
+    """The runs of 1..top missing from `used`, as (first, last) pairs; work bounded by len(used), not by top
+    (a total of a hundred digits is one run)."""
+    runs, expect = [], 1
+    for n in sorted(u for u in used if 1 <= u <= top):
+        if n > expect:
+            runs.append((expect, n - 1))
+        expect = n + 1
+    if expect <= top:
+        runs.append((expect, top))
+    return runs
+
+
+def _compact(runs: list[tuple[int, int]]) -> str:
+    """[(1, 3), (5, 5)] -> '1-3, 5'."""
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
 
 
 PATTERN_SECONDS = 0.1
@@ -96,7 +112,7 @@ def check_numbers(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
         if index.lower() == scheme.unassigned.lower():
             yield ctx.at(card, scheme.key, Severity.INFO, "number-unassigned", f"'{raw}' has no number yet")
         else:
-            key = (spec.prefix, str(int(index)))
+            key = (spec.prefix, str(int(index)) if index.isdecimal() else index)
             if key in seen:
                 yield ctx.at(card, scheme.key, Severity.ERROR, "number-duplicate",
                              f"'{raw}' is also the number of '{seen[key].name}' ({seen[key].where()})")
@@ -116,16 +132,16 @@ def _totals_and_gaps(ctx: Context, spec: NumberPrefix, entries: list[tuple[Card,
     field = ctx.model.numbering.key if ctx.model.numbering else ctx.model.role_field(Role.NUMBER)
     if field is None:
         return
-    totals = Counter(t for _, _, t in entries if t.isdigit())
+    totals = Counter(t for _, _, t in entries if t.isdecimal())
     usual = spec.total if spec.total is not None else (totals.most_common(1)[0][0] if totals else None)
     for card, index, total in entries:
-        if not total.isdigit():
+        if not total.isdecimal():
             continue
         if usual is not None and int(total) != int(usual):
             source = "the numbering scheme says" if spec.total is not None else f"most '{spec.prefix}' cards say"
             yield ctx.at(card, field, Severity.WARNING, "number-total",
                          f"'{card.get(field)}' says /{total}; {source} /{usual}")
-        if index.isdigit() and int(index) > int(total):
+        if index.isdecimal() and int(index) > int(total):
             yield ctx.at(card, field, Severity.WARNING, "number-out-of-range", f"'{card.get(field)}' is past its own total")
     if spec.total is None and usual is not None:
         homes = Counter(next((g.name for g in ctx.model.collation if matches(g.where, c.data)), "") for c, _, _ in entries)
@@ -136,15 +152,16 @@ def _totals_and_gaps(ctx: Context, spec: NumberPrefix, entries: list[tuple[Card,
             yield ctx.at_model(spec.loc, Severity.WARNING, "number-total-collation",
                                f"prefix '{spec.prefix}': cards are numbered out of {usual}, but the collation "
                                f"has {designs} {group.name} designs")  # type: ignore[union-attr]
-    used = {int(i) for _, i, _ in entries if i.isdigit()}
+    used = {int(i) for _, i, _ in entries if i.isdecimal()}
     top = int(usual) if usual is not None else max(used, default=0)
-    missing = [n for n in range(1, top + 1) if n not in used]
-    if missing:
+    runs = _gaps(used, top)
+    if runs:
         pending = sum(1 for _, i, _ in entries if i.lower() == unassigned.lower())
         severity = Severity.INFO if pending else Severity.WARNING
         extra = f"; {pending} card(s) still numbered '{unassigned}'" if pending else ""
+        missing = sum(b - a + 1 for a, b in runs)
         yield ctx.at_model(spec.loc, severity, "number-gaps",
-                           f"prefix '{spec.prefix}': {len(missing)} of 1-{top} unused ({_compact(missing)}){extra}")
+                           f"prefix '{spec.prefix}': {missing} of 1-{top} unused ({_compact(runs)}){extra}")
 
 
 def selected_fields(where: dict[str, object]) -> set[str]:
