@@ -82,16 +82,17 @@ class Studio:
         """--only EXPR: a Jinja2 expression over `card`, e.g. "card.rarity == 'rare'"."""
         if not expr:
             return lambda card: True
+        shown = expr if len(expr) <= 80 else expr[:77] + "..."
         try:
             test = _ONLY.compile_expression(expr)
         except (TemplateError, ValueError, OverflowError, RecursionError) as exc:
-            raise CardgenError(f"--only '{expr}' is not a valid expression: {exc}") from exc
+            raise CardgenError(f"--only '{shown}' is not a valid expression: {exc}") from exc
 
-        def keep(card: Card) -> bool:
+        def keep(card: Card) -> bool:  # each card's test on a budget of its own (sandbox.CARD)
             try:
                 return bool(test(card=card_view(card, self.model)))
             except Exception as exc:
-                raise CardgenError(f"--only '{expr}' failed on card '{card.id}': {exc}") from exc
+                raise CardgenError(f"--only '{shown}' failed on card '{card.id}': {exc}") from exc
         return keep
 
 

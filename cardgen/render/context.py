@@ -1,5 +1,5 @@
 """Turn a card and its template into what the template's expressions see (the card as a view, the model's
-term attributes, the template's vars) and decide an element's `when` condition for that card."""
+term attributes, the template's vars, one budget for all of them) and decide an element's `when` condition."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,32 @@ from jinja2 import ChainableUndefined
 from ..model.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel
+from ..sandbox import BUDGET, CARD, Budget
 from .template import Element, Template
+
+
+class VarFailed(Exception):
+    """A var that failed to render, raised where an element uses it (so the finding names that element)."""
+
+    def __init__(self, name: str, exc: Exception) -> None:
+        super().__init__(f"var '{name}' failed: {exc}")
+        self.finding_code = getattr(exc, "finding_code", "template-error")
+
+
+class Vars(dict):
+    """The template's vars for one card; one that failed raises VarFailed when it is read."""
+
+    def __init__(self, values: dict[str, Any], failed: dict[str, Exception]) -> None:
+        super().__init__(values)
+        self.failed = failed
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.failed:
+            raise VarFailed(key, self.failed[key])
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self.failed else super().get(key, default)
 
 
 class CardView(dict):
@@ -64,13 +89,23 @@ def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
         "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
         "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
         "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
+        BUDGET: Budget(CARD),  # the face's values share one budget (each may use one render's limits of it)
     }
-    ctx["vars"] = {k: v.get(ctx) for k, v in template.vars.items()}
+    values, failed = {}, {}
+    for name, value in template.vars.items():
+        try:
+            values[name] = value.get(ctx)
+        except Exception as exc:  # reported by the elements that use it
+            failed[name] = exc
+    ctx["vars"] = Vars(values, failed) if failed else values
     return ctx
 
 
 def is_true(element: Element, ctx: dict[str, Any]) -> bool:
     if element.when is None:
         return True
+    budget = ctx.get(BUDGET)
+    if budget is not None:
+        budget.start()
     value = element.when(**ctx)
     return bool(value) and not isinstance(value, ChainableUndefined)

@@ -14,7 +14,7 @@ from .. import units
 from ..errors import Finding, Severity, did_you_mean
 from ..model.game import GameModel
 from ..paths import file_stamp, workspace_file
-from ..sandbox import LimitedSandbox
+from ..sandbox import BUDGET, LimitedSandbox
 from ..units import UnitError, length
 from ..yamlio import LocDict, LocList, load_yaml
 
@@ -52,6 +52,9 @@ class Value:
             return str(value)
         if self.compiled is None:
             return self.raw
+        budget = ctx.get(BUDGET)  # shared by a face's values: this render opens its share
+        if budget is not None:
+            budget.start()
         return self.compiled.render(ctx)
 
 
