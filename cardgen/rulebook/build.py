@@ -13,7 +13,6 @@ from markupsafe import Markup
 
 from ..errors import CardgenError, Finding, Severity
 from ..model.card import slug
-from ..output import read_cache, write_cache
 from ..paths import content_digest
 from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
@@ -141,12 +140,14 @@ def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: s
     files) and every other input but the card files are the same: a card the book does not show can change
     without the book being typeset again. None when it is not kept and `wait` is off."""
     import hashlib
-    import pickle
+
+    from ..speed.cache import Store
 
     key = hashlib.sha1((html + "\0" + inputs_digest(ws, game, paper, cards=False)).encode()).hexdigest()[:16]
-    path = ws.output_dir(game) / ".cache" / f"typeset-{key}.pickle"
-    kept = read_cache(path)
-    if isinstance(kept, tuple) and len(kept) == 3:
+    store, name = Store(ws.output_dir(game) / ".cache"), f"typeset-{key}"
+    kept = store.get(name)
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], bytes) and isinstance(kept[1], int) \
+            and isinstance(kept[2], list) and all(isinstance(url, str) for url in kept[2]):
         return kept  # type: ignore[return-value]
     if not wait:
         return None
@@ -154,7 +155,7 @@ def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: s
     pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
                             ws.root / "rules" / game / "rulebook", title, allowed, refused)
     if ws.output_dir(game).is_dir():  # kept only where outputs already go (validating never typesets)
-        write_cache(path, pickle.dumps((pdf, pages, refused), protocol=pickle.HIGHEST_PROTOCOL), "typeset-*.pickle")
+        store.put(name, (pdf, pages, refused), "typeset-*")
     return pdf, pages, refused
 
 
@@ -181,11 +182,13 @@ def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> s
 
 @lru_cache(maxsize=1)
 def _package_digest() -> str:
-    """cardgen's code, page templates and bundled fonts, by content (read once per process)."""
+    """The code that makes a book (every module it imports), page templates and bundled fonts, by content."""
+    from ..speed.codekey import code_digest
+
     package = Path(__file__).resolve().parents[1]
-    files = sorted(p for p in [*package.rglob("*.py"), *(package / "data").rglob("*")] if p.is_file())
+    files = sorted(p for p in (package / "data").rglob("*") if p.is_file())
     names = "|".join(p.relative_to(package).as_posix() for p in files)  # a file moved is a change too
-    return content_digest(files, names)
+    return content_digest(files, f"{names}|{code_digest('cardgen.rulebook.build', 'cardgen.rulebook.job')}")
 
 
 def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
@@ -232,20 +235,36 @@ def _where_named(chapters: list[Chapter], url: str, fallback: str) -> tuple[str,
 
 
 def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-untyped-def]
+    """WeasyPrint's URL fetcher: data: URIs and files under `allowed` only, and of those only what
+    cardgen.imagefile.fetch_problem lets through, judged by the bytes (an EPS named x.png never reaches
+    Pillow's EPS plugin, which runs Ghostscript). Every refusal is listed in `refused`."""
     from urllib.parse import unquote, urlsplit
 
-    from weasyprint.urls import URLFetcher
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    from ..imagefile import disarm, fetch_problem
+
+    disarm()  # Pillow's Ghostscript off for the process (WeasyPrint's import does so too, today)
 
     class WorkspaceFetcher(URLFetcher):  # type: ignore[misc]
         def fetch(self, url: str, headers=None):  # type: ignore[no-untyped-def]
             parts = urlsplit(url)
-            if parts.scheme == "data":
-                return super().fetch(url, headers)
+            readable = parts.scheme == "data"
             if parts.scheme == "file" and parts.netloc in ("", "localhost"):
                 path = Path(unquote(parts.path)).resolve()
-                if any(path.is_relative_to(root) for root in allowed) and path.is_file():
-                    return super().fetch(url, headers)
+                readable = any(path.is_relative_to(root) for root in allowed) and path.is_file()
+            why = "cardgen reads only workspace files and data: URIs"
+            if readable:
+                response = super().fetch(url, headers)
+                try:
+                    data = response.read()
+                finally:
+                    response.close()
+                problem = fetch_problem(data)
+                if problem is None:
+                    return URLFetcherResponse(response.url, data, response.headers, response.status)
+                why = f"it {problem}"
             refused.append(url if len(url) < 200 else url[:200] + "…")
-            raise ValueError(f"cardgen reads only workspace files and data: URIs, not {url[:200]}")
+            raise ValueError(f"{url[:200]}: {why}")
 
     return WorkspaceFetcher(timeout=1, allowed_protocols={"data", "file"}, allow_redirects=False)

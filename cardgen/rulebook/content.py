@@ -12,7 +12,6 @@ from typing import Any, Callable
 from ..errors import Finding, Severity, did_you_mean
 from ..model.card import Card, designs
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
-from ..output import write_atomic
 from ..paths import workspace_file
 from ..project import Studio
 from .anatomy import element_boxes, figure, ordered_list, place
@@ -119,16 +118,19 @@ class BookContent:
         unique = designs(cards)
         wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
         faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
-        cache = self.studio.ws.output_dir(self.studio.game) / ".cache" / "png"
+        from ..speed.cache import Store
+
+        store = Store(self.studio.ws.output_dir(self.studio.game) / ".cache" / "png")
         name = {f.key: f"{f.picture_key()}-{dpi}-{code_digest()}.{'jpg' if jpeg else 'png'}" for f in faces}
-        todo = [(c, f) for c, f in zip(wanted, faces) if not (cache / name[f.key]).is_file()]
+        kept = {f.key: store.file(name[f.key]) for f in faces}  # only pictures this user's cardgen made
+        todo = [(c, f) for c, f in zip(wanted, faces) if kept[f.key] is None]
         for (_, face), picture in zip(todo, render_pngs([f for _, f in todo], self.studio.fonts, self.model, dpi=dpi,
                                                         recordings=self.studio.renderer.recordings, jpeg=jpeg)):
-            write_atomic(cache / name[face.key], picture)  # keyed by content, like the face cache
+            kept[face.key] = store.put_file(name[face.key], picture)  # keyed by content, like the face cache
         for card, face in zip(wanted, faces):  # a short reference: the PDF reads the file, the HTML inlines it
             ref = f"{IMAGE_REF}{name[face.key].replace('.', '-')}"
             self.images[card.id] = ref
-            self.image_files[ref] = cache / name[face.key]
+            self.image_files[ref] = kept[face.key]  # type: ignore[assignment]
 
     def find(self, name: str) -> Card | None:
         return self.studio.check.catalog.find(name)
