@@ -20,6 +20,7 @@ from ..sandbox import LimitedSandbox, page_environment
 from ..workspace import Workspace
 from . import PAGES
 from .content import BookContent, directive_cards, resolve_images
+from .sanitise import without_scripts
 from .source import Chapter, read_book
 
 SHARED = "_shared/rulebook"
@@ -51,7 +52,7 @@ class Rulebook:
 
 def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedChapter:
     body, sections = _markdown(content.expand(chapter), cid)
-    return RenderedChapter(cid, chapter.title, Markup(body), list(sections))
+    return RenderedChapter(cid, chapter.title, Markup(content.finish(chapter, body)), list(sections))
 
 
 _CONVERTED: dict[tuple[str, str], tuple[str, tuple[Section, ...]]] = {}
@@ -121,7 +122,7 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
     typeset = _typeset(html, content, ws, game, paper, book.title, allowed, wait)
-    html = resolve_images(html, content.image_files, inline=True)
+    html = without_scripts(resolve_images(html, content.image_files, inline=True))
     if typeset is None:
         return Rulebook(html, b"", 0, content.findings, typeset=False)
     pdf, pages, refused = typeset

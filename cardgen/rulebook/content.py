@@ -15,11 +15,18 @@ from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
 from ..paths import workspace_file
 from ..project import Studio
 from .anatomy import element_boxes, figure, ordered_list, place
+from .limits import DOM_DEPTH, ELEMENTS, dom_cut
+from .sanitise import TAGS, clean
 from .source import Chapter
 
 DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 DPI = 300
+# cardgen's own HTML stands in a chapter's Markdown as an empty element of its outer tag (so Markdown places
+# it as it would the HTML) until the sanitiser has cleaned what the designer wrote around it
+STAND_IN = re.compile(r'<([a-z][a-z0-9]*) data-cardgen="(\d+)">(?:</\1>)?')
+_OPENING = re.compile(r"<[a-zA-Z]")
+_MARKUP = re.compile(r"[*_`\[]")  # emphasis, code and links: an element each pair
 
 
 def _esc(text: Any) -> str:
@@ -53,6 +60,8 @@ class BookContent:
     gallery_cards: list[Card] = field(default_factory=list)
     _rules: RichRules | None = None
     _chapter: Chapter | None = None  # the chapter being expanded (an anatomy figure numbers its list)
+    _fragments: list[str] = field(default_factory=list)  # its directives' HTML, by stand-in number
+    elements: int = ELEMENTS  # what is left of the book's elements (rulebook.limits.ELEMENTS)
 
     @property
     def model(self):  # type: ignore[no-untyped-def]
@@ -71,14 +80,16 @@ class BookContent:
         title = f' title="{_esc(sym.name)}"' if sym else ""
         return f'<span class="sym" style="background-color:{bg};color:{fg}"{title}>{_esc(letter)}</span>'
 
-    def symbols(self, text: str) -> str:
-        """Chapter prose: each symbol the card tokenizer would draw ([R], {2}, {X}) becomes its icon."""
+    def symbols(self, text: str, stand_in: Callable[[str], str] | None = None) -> str:
+        """Chapter prose: each symbol the card tokenizer would draw ([R], {2}, {X}) becomes its icon (or the
+        icon's stand-in, `stand_in`)."""
         rules = self.rules
         out, last = [], 0
         for m, item in symbols(text):
             drawn = rules.drawable(item)
             if drawn is not None:
-                out += [text[last:m.start()], self.icon(drawn)]
+                icon = self.icon(drawn)
+                out += [text[last:m.start()], stand_in(icon) if stand_in else icon]
                 last = m.end()
         return "".join(out) + text[last:]
 
@@ -137,8 +148,11 @@ class BookContent:
 
     # -- directives ----------------------------------------------------------------------------------
     def expand(self, chapter: Chapter) -> str:
-        """Replace each directive in a chapter's Markdown with HTML; problems become findings and markers."""
+        """Replace each directive, picture and cost symbol in a chapter's Markdown with a stand-in for its HTML
+        (`finish` puts the HTML back once the chapter is converted and cleaned); problems become findings and
+        markers."""
         self._chapter = chapter
+        self._fragments = []
         lines = chapter.body.split("\n")
         out = []
         boxed = False  # inside a '!!! note' box: its indented lines are prose, not a code block
@@ -149,19 +163,77 @@ class BookContent:
                 boxed = False
             lineno = chapter.first_line + offset
 
-            def one(m: re.Match[str], lineno: int = lineno) -> str:
-                return self._directive(m.group(1), m.group(2), chapter.file, lineno)
+            # a card on a line of its own (or the first of a line of them) floats beside the text
+            alone = DIRECTIVE.fullmatch(line.strip())
+            floats = [bool(alone and alone.group(1) == "card")]
+
+            def one(m: re.Match[str], lineno: int = lineno, floats: list[bool] = floats) -> str:
+                html = self._directive(m.group(1), m.group(2), chapter.file, lineno)
+                if floats[0] and 'class="card-figure"' in html:
+                    html, floats[0] = html.replace('class="card-figure"', 'class="card-figure float"', 1), False
+                return self._stand_in(html)
 
             def image(m: re.Match[str], lineno: int = lineno) -> str:
-                return self._image(m, chapter, lineno)
+                return self._stand_in(self._image(m, chapter, lineno))
 
-            alone = DIRECTIVE.fullmatch(line.strip())
-            line = DIRECTIVE.sub(one, line)
-            if alone and alone.group(1) == "card":  # a card on a line of its own floats beside the text
-                line = line.replace('class="card-figure"', 'class="card-figure float"', 1)
-            line = IMAGE.sub(image, line)
-            out.append(self.symbols(line) if boxed or not line.startswith("    ") else line)
+            made = len(self._fragments)
+            line = IMAGE.sub(image, DIRECTIVE.sub(one, line))
+            line = self.symbols(line, self._stand_in) if boxed or not line.startswith("    ") else line
+            if not self._afford(line, self._fragments[made:], chapter.file, lineno):
+                del self._fragments[made:]
+                chapter.cut = chapter.cut or "the book's chapters make too many elements to lay out"
+                break
+            out.append(line)
+        if chapter.cut:
+            out += ["", self._stand_in('<div class="problem">The rest of this chapter is left out: '
+                                       f"{_esc(chapter.cut)}</div>")]
         return "\n".join(out)
+
+    def _afford(self, line: str, made: list[str], file: str, lineno: int) -> bool:
+        """Whether the book can lay out the elements a line makes (its tags, its directives' and symbols'
+        HTML, its emphasis, links and table cells), estimated from above; the first line it cannot is a
+        finding, and every line after it is left out."""
+        text = STAND_IN.sub("", line)
+        count = (len(_OPENING.findall(text)) + sum(len(_OPENING.findall(html)) for html in made)
+                 + len(_MARKUP.findall(text)) // 2 + text.count("|") + bool(line.strip()))
+        if self.elements >= 0 and count > self.elements:
+            self.findings.append(Finding(file, lineno, 1, Severity.ERROR, "rulebook-too-long", None,
+                                         f"the book's chapters make more than {ELEMENTS:,} elements (paragraphs, "
+                                         "symbols, pictures, emphasis, table cells…) here; the rest is left out",
+                                         "the book prints its chapters up to here; split the rulebook or show "
+                                         "fewer cards and symbols"))
+            self.elements = -1  # reported once; later lines are left out without another finding
+        if self.elements < 0:
+            return False
+        self.elements -= count
+        return True
+
+    def _stand_in(self, html: str) -> str:
+        """An empty element of the HTML's outer tag, numbered: what the chapter's Markdown holds in its place."""
+        m = re.match(r"<([a-z][a-z0-9]*)", html)
+        tag = m.group(1) if m and m.group(1) in TAGS else "span"
+        self._fragments.append(html if m else f"<span>{html}</span>")
+        number = len(self._fragments) - 1
+        return f'<{tag} data-cardgen="{number}">' + ("" if tag in ("img", "br", "hr", "wbr") else f"</{tag}>")
+
+    def finish(self, chapter: Chapter, html: str) -> str:
+        """The chapter's HTML (its expanded Markdown, converted) cleaned of active content, each removal a
+        finding at the chapter's line, with the directives' HTML put back in place of their stand-ins."""
+        source = DIRECTIVE.sub(lambda m: " " * len(m.group(0)), chapter.body)  # not the designer's HTML
+        cleaned, found = clean(html, chapter.file, chapter.first_line, source)
+        self.findings.extend(found)
+        fragments = self._fragments
+
+        def back(m: re.Match[str]) -> str:
+            number = int(m.group(2))
+            return fragments[number] if number < len(fragments) else ""
+
+        finished, cut = dom_cut(STAND_IN.sub(back, cleaned))
+        if cut:  # what the estimates on the Markdown (rulebook.limits) let through: the chapter is cut anyway
+            self.findings.append(Finding(chapter.file, chapter.first_line, 1, Severity.ERROR, "rulebook-too-deep",
+                                         None, f"the chapter's HTML nests more than {DOM_DEPTH} elements deep; "
+                                         "it is printed up to there", "nest its quotes, lists and HTML less"))
+        return finished
 
     def _problem(self, file: str, line: int, code: str, message: str, hint: str | None = None) -> str:
         self.findings.append(Finding(file, line, 1, Severity.ERROR, code, None, message, hint))

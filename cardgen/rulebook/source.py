@@ -1,6 +1,8 @@
-"""Turn rules/<game>/rulebook/ into a Book: metadata from index.md's front matter and chapters in order."""
+"""Turn rules/<game>/rulebook/ into a Book: metadata from index.md's front matter and chapters in order,
+each within the book's limits (rulebook.limits)."""
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -8,6 +10,7 @@ from pathlib import Path
 from ..errors import Finding, Severity
 from ..workspace import Workspace
 from ..yamlio import parse_yaml
+from .limits import CHAPTERS, Budget, bound
 
 FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
 
@@ -18,6 +21,7 @@ class Chapter:
     title: str
     body: str
     first_line: int  # line of the body's first line in the file
+    cut: str | None = None  # why the end of the chapter is left out (a limit); printed where it stops
 
 
 @dataclass
@@ -43,6 +47,35 @@ def _front_matter(text: str, shown: str, findings: list[Finding]) -> tuple[dict,
     return meta, text[m.end():], text[:m.end()].count("\n") + 1
 
 
+def _read(path: Path, shown: str, findings: list[Finding]) -> str | None:
+    """A chapter's text; bytes that are not UTF-8 are a finding at the first one's line and column, and are
+    read as U+FFFD (the rest of the chapter is still printed). None (and a finding) when it cannot be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        findings.append(Finding(shown, 0, 0, Severity.ERROR, "rulebook-unreadable", None,
+                                f"cannot read {shown}: {exc.strerror or exc}"))
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        text = raw.decode("utf-8-sig", errors="replace")
+        more = text.count("\ufffd") - raw.decode("utf-8-sig", errors="ignore").count("\ufffd") - 1
+        findings.append(Finding(shown, line, column, Severity.ERROR, "not-utf8", None,
+                                f"byte 0x{raw[exc.start]:02x} is not UTF-8" + (f" (nor are {more:,} more)" if more > 0
+                                                                               else "")
+                                + "; the book prints \ufffd in its place", "save the file as UTF-8"))
+        return text
+
+
+def _bounded(chapter: Chapter, budget: Budget, findings: list[Finding]) -> Chapter:
+    chapter.body, chapter.cut, over = bound(chapter.body, chapter.file, chapter.first_line, budget)
+    findings.extend(over)
+    return chapter
+
+
 def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, list[Finding]]:
     folder = ws.root / "rules" / game / "rulebook"
     findings: list[Finding] = []
@@ -51,13 +84,13 @@ def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, l
         return None, [Finding(ws.shown(folder), 0, 0, Severity.ERROR, "rulebook-missing", None,
                               f"no rulebook for {game}: expected {ws.shown(index)}")]
     shown = ws.shown(index)
-    try:
-        text = index.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Finding(shown, 1, 1, Severity.ERROR, "rulebook-unreadable", None, f"cannot read: {exc}")]
+    text = _read(index, shown, findings)
+    if text is None:
+        return None, findings
     meta, body, first = _front_matter(text, shown, findings)
     book = Book(str(meta.get("title") or model_name), str(meta.get("subtitle") or ""), str(meta.get("version") or ""))
-    book.intro = Chapter(shown, book.title, body, first)
+    budget = Budget()
+    book.intro = _bounded(Chapter(shown, book.title, body, first), budget, findings)
     chapters = meta.get("chapters")
     head = text.splitlines()[:first]
     listed_at = next((i + 1 for i, ln in enumerate(head) if ln.startswith("chapters:")), 1)
@@ -67,10 +100,18 @@ def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, l
         chapters = None
     if chapters is None:
         chapters = sorted(p.name for p in folder.glob("*.md") if p.name != "index.md")
+    if len(chapters) > CHAPTERS:
+        findings.append(Finding(shown, listed_at, 1, Severity.ERROR, "rulebook-too-long", None,
+                                f"the book has {len(chapters):,} chapters; a book may have {CHAPTERS:,}",
+                                f"the book prints the first {CHAPTERS:,}"))
+        chapters = chapters[:CHAPTERS]
     inside = folder.resolve()
+    listing = head[listed_at - 1:listed_at + CHAPTERS + 1]  # where the chapters are named (one a line at most)
     for name in chapters:
+        if budget.spent:  # the book's limit was reached in an earlier chapter (a finding says where)
+            break
         path = folder / str(name)
-        line = next((i + 1 for i, ln in enumerate(head) if i + 1 >= listed_at and str(name) in ln), listed_at)
+        line = next((listed_at + i for i, ln in enumerate(listing) if str(name) in ln), listed_at)
         try:
             outside, exists = not path.resolve().is_relative_to(inside), path.is_file()
         except (OSError, ValueError):  # a name too long, or with a NUL: no such chapter
@@ -82,16 +123,15 @@ def read_book(ws: Workspace, game: str, model_name: str) -> tuple[Book | None, l
         if not exists:
             findings.append(Finding(shown, line, 1, Severity.ERROR, "rulebook-chapter-missing", None,
                                     f"chapter '{name}' does not exist in {ws.shown(folder)}"))
-            book.chapters.append(Chapter(ws.shown(path), str(name), f'<div class="problem">Missing chapter: {name}'
-                                                                    "</div>\n", 1))
+            book.chapters.append(Chapter(ws.shown(path), str(name), '<div class="problem">Missing chapter: '
+                                         f"{html.escape(str(name))}</div>\n", 1))
+            budget.lines -= 1
             continue
         cshown = ws.shown(path)
-        try:
-            ctext = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            findings.append(Finding(cshown, 1, 1, Severity.ERROR, "rulebook-unreadable", None, f"cannot read: {exc}"))
+        ctext = _read(path, cshown, findings)
+        if ctext is None:
             continue
         cmeta, cbody, cfirst = _front_matter(ctext, cshown, findings)
         title = str(cmeta.get("title") or Path(name).stem.replace("-", " ").title())
-        book.chapters.append(Chapter(cshown, title, cbody, cfirst))
+        book.chapters.append(_bounded(Chapter(cshown, title, cbody, cfirst), budget, findings))
     return book, findings
