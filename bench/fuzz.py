@@ -14,12 +14,12 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from cardgen.decks.check import check_deck, dialect_for  # noqa: E402
-from cardgen.decks.reader import read_deck  # noqa: E402
-from cardgen.findings import validate_game  # noqa: E402
-from cardgen.project import open_studio  # noqa: E402
+from cardgen.core.workspace import Workspace  # noqa: E402
+from cardgen.jobs.findings import validate_game  # noqa: E402
+from cardgen.load.decklist import read_deck  # noqa: E402
+from cardgen.project.studio import open_studio  # noqa: E402
 from cardgen.rulebook.lint import rulebook_findings  # noqa: E402
-from cardgen.workspace import Workspace  # noqa: E402
+from cardgen.validate.decks import check_deck, dialect_for  # noqa: E402
 from tests.fuzz import FileSet, dump, mutate_data, mutate_text, run_guarded  # noqa: E402
 from tests.test_fuzz import DECK, FIXTURE_WS, GAME, _model_sources, exercise  # noqa: E402
 

@@ -13,8 +13,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from common import Row, report, scratch_workspace  # noqa: E402
 
-from cardgen.gallery.serve import LiveGallery  # noqa: E402
-from cardgen.workspace import Workspace  # noqa: E402
+from cardgen.core.workspace import Workspace  # noqa: E402
+from cardgen.live.serve import LiveGallery  # noqa: E402
 
 
 def main() -> None:

@@ -14,11 +14,12 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from common import Row, report  # noqa: E402
 
-from cardgen.model.card import Card  # noqa: E402
+from cardgen.core.workspace import Workspace  # noqa: E402
+from cardgen.load.card import Card  # noqa: E402
+from cardgen.model.packs import PackFormat, Sheet, Slot, Variant, load_format  # noqa: E402
 from cardgen.packs.deal import SlotSampler, deal  # noqa: E402
 from cardgen.packs.draft import simulate  # noqa: E402
-from cardgen.packs.spec import PackFormat, Sheet, Slot, Variant, load_format  # noqa: E402
-from cardgen.workspace import Workspace, load_game  # noqa: E402
+from cardgen.project.loaded import load_game  # noqa: E402
 
 
 def booster() -> PackFormat:

@@ -23,8 +23,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from common import Row, report, scratch_workspace, without_json  # noqa: E402
 
-from cardgen.gallery.serve import LiveGallery, listen  # noqa: E402
-from cardgen.workspace import Workspace  # noqa: E402
+from cardgen.core.workspace import Workspace  # noqa: E402
+from cardgen.live.serve import LiveGallery, listen  # noqa: E402
 
 DATA = re.compile(r'<script type="application/json" id="data">(.*?)</script>', re.S)
 

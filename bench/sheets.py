@@ -65,7 +65,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "cardgen", "--root", str(ws), "build", "power-trip"], capture_output=True)
         build_warm = timed(["build", "power-trip"], ws, runs=3)
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import cardgen.cli, reportlab.pdfgen.canvas"], check=True)
+        subprocess.run([sys.executable, "-c", "import cardgen.cli.main, reportlab.pdfgen.canvas"], check=True)
         imports = time.perf_counter() - t
     faces = pngs  # every unique face (fronts and backs), as the PNG export writes them
     pt = "Power Trip, 288 cards, 212 designs (no art)"

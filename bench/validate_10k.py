@@ -52,8 +52,8 @@ def main() -> None:
         root = Path(tmp)
         make_workspace(root)
         sys.path.insert(0, str(REPO))
-        from cardgen.check import check_game
-        from cardgen.workspace import Workspace
+        from cardgen.core.workspace import Workspace
+        from cardgen.project.check import check_game
 
         ws = Workspace.find(root)
         times = []

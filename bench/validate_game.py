@@ -20,7 +20,7 @@ from common import Row, report, without_json  # noqa: E402
 
 def once(code_root: Path, game: str) -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); from cardgen.cli import run; "
+    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); from cardgen.cli.main import run; "
                     "sys.argv = ['cardgen', '--root', sys.argv[2], 'validate', sys.argv[3]]; run()",
                     str(code_root), str(REPO), game], capture_output=True)
     return time.perf_counter() - started

@@ -1,4 +1,4 @@
 """Run the cardgen command line as `python -m cardgen`."""
-from .cli import run
+from .cli.main import run
 
 run()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.workspace import Workspace
+from cardgen.core.workspace import Workspace
 
 TESTS = Path(__file__).parent
 REPO = TESTS.parent

@@ -141,7 +141,7 @@ def files_outside(root: Path, before: set[Path]) -> list[Path]:
 
 def run_guarded(fn: Callable[[], Any]) -> str | None:
     """None when fn returned or raised a CardgenError; else what went wrong (an exception or a hang)."""
-    from cardgen.errors import CardgenError
+    from cardgen.core.errors import CardgenError
 
     try:
         with deadline():

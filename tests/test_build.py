@@ -6,8 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.workspace import Workspace
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
 
 
 def run(ws: Workspace, *args: str):
@@ -101,8 +101,9 @@ def test_watch_rebuilds_after_each_save_and_survives_a_broken_model(scratch_ws) 
     import threading
     import time
 
-    from cardgen.printing import SheetOptions, run_sheets
-    from cardgen.watch import watch_job
+    from cardgen.jobs.sheets import run_sheets
+    from cardgen.live.watch import watch_job
+    from cardgen.printrun.printing import SheetOptions
 
     stop = threading.Event()
     seen: list[tuple[str, bool]] = []
@@ -143,8 +144,8 @@ def test_watch_rebuilds_after_each_save_and_survives_a_broken_model(scratch_ws) 
 def test_a_rebuild_draws_only_the_figures_and_book_that_changed(scratch_ws: Workspace, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The report's figures are kept by what they show; the rulebook is typeset again only when a card it
     shows (or any other input) changed."""
-    from cardgen import plots
-    from cardgen.build import BuildOptions, build_game
+    from cardgen.jobs.build import BuildOptions, build_game
+    from cardgen.render import plots
     from cardgen.rulebook import build as book_build
 
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
@@ -155,7 +156,7 @@ def test_a_rebuild_draws_only_the_figures_and_book_that_changed(scratch_ws: Work
     real_png, real_pdf = plots.figure_png, book_build.render_pdf
     monkeypatch.setattr(plots, "figure_png", lambda fig: drawn.append("figure") or real_png(fig))
     monkeypatch.setattr(book_build, "render_pdf", lambda *a, **k: typeset.append(1) or real_pdf(*a, **k))
-    from cardgen.twin import Twin
+    from cardgen.speed.twin import Twin
 
     monkeypatch.setattr(Twin, "fork", classmethod(lambda cls, work: None))  # typeset here, where it is counted
 
@@ -189,8 +190,8 @@ def test_a_live_build_splits_over_a_twin_and_writes_what_a_plain_build_writes(sc
     import shutil
     import signal
 
-    from cardgen.build import BuildOptions, LiveBuild, build_game
-    from cardgen.errors import CardgenError
+    from cardgen.core.errors import CardgenError
+    from cardgen.jobs.build import BuildOptions, LiveBuild, build_game
 
     opts = BuildOptions()
     live = LiveBuild(scratch_ws, "clean", opts)
@@ -246,7 +247,7 @@ def test_a_live_rebuild_writes_everything_first_and_typesets_the_book_after(scra
     first; after it, every file equals a plain build's, the reports too when typesetting found more."""
     import shutil
 
-    from cardgen.build import BuildOptions, build_game
+    from cardgen.jobs.build import BuildOptions, build_game
 
     opts = BuildOptions()
     first = build_game(scratch_ws, "clean", opts, live=True)
@@ -283,8 +284,8 @@ def test_a_build_typesets_its_book_on_the_other_core_and_writes_what_one_process
     the summary and the findings (those only typesetting finds too) are those of one process doing it all."""
     import shutil
 
-    from cardgen.build import BuildOptions, build_game
-    from cardgen.twin import Twin
+    from cardgen.jobs.build import BuildOptions, build_game
+    from cardgen.speed.twin import Twin
 
     (scratch_ws.root / "rules" / "clean" / "rulebook" / "basics.md").write_text(RAW_PICTURE)
     alone_ws = Workspace.find(shutil.copytree(scratch_ws.root, tmp_path / "alone", symlinks=True))

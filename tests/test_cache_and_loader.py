@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import cards as cards_module
-from cardgen.cards import read_cards
-from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
-from cardgen.project import open_studio, save_disk_cache, with_disk_cache
+from cardgen.core.workspace import Workspace
+from cardgen.load import cards as cards_module
+from cardgen.load.cards import read_cards
+from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project.studio import open_studio, save_disk_cache, with_disk_cache
 from cardgen.render import facecache
-from cardgen.workspace import Workspace
 
 
 def laid_out(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -55,16 +55,16 @@ def test_edits_re_lay_out_exactly_the_faces_they_affect(scratch_ws: Workspace, m
 def test_the_code_digest_covers_the_layout_code() -> None:
     names = {p.relative_to(p.parents[1]).as_posix() if p.parent.name != "cardgen" else p.name
              for p in facecache.code_files()}
-    assert {"units.py", "model/text.py", "model/cost.py", "render/richtext.py", "render/face.py",
-            "render/template.py", "render/paint.py", "model/specs.py", "model/card.py", "sandbox.py"} <= names
-    assert not {n for n in names if n.startswith(("packs/", "rulebook/", "gallery/", "export/"))}
+    assert {"core/units.py", "model/text.py", "model/cost.py", "render/richtext.py", "render/face.py",
+            "render/template.py", "render/paint.py", "model/specs.py", "load/card.py", "core/sandbox.py"} <= names
+    assert not {n for n in names if n.startswith(("packs/", "rulebook/", "gallery/", "export/", "jobs/", "cli/"))}
 
 
 def _digests(package: Path) -> dict[str, str]:
     """The face, card-parse and rulebook cache keys as a copy of the package at `package` computes them."""
     code = ("from cardgen.render.facecache import code_digest; from cardgen.speed import codekey as k; "
-            "print(code_digest(), k.code_digest('cardgen.cards', 'cardgen.plaindata'), "
-            "k.code_digest('cardgen.rulebook.build', 'cardgen.rulebook.job'))")
+            "print(code_digest(), k.code_digest('cardgen.load.cards', 'cardgen.load.plaindata'), "
+            "k.code_digest('cardgen.rulebook.build'))")
     import os
     import subprocess
     import sys
@@ -80,9 +80,9 @@ def test_editing_a_module_invalidates_exactly_the_caches_that_depend_on_it(tmp_p
     package = tmp_path / "cardgen"
     shutil.copytree(Path(facecache.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__", "data"))
     before = _digests(package)
-    expected = {"model/specs.py": {"faces", "book"}, "sandbox.py": {"faces", "book"},
-                "render/pen.py": {"faces", "book"}, "yamlio.py": {"faces", "cards", "book"},
-                "packs/stats.py": set(), "cli.py": set()}
+    expected = {"model/specs.py": {"faces", "book"}, "core/sandbox.py": {"faces", "book"},
+                "render/pen.py": {"faces", "book"}, "load/yamlio.py": {"faces", "cards", "book"},
+                "packs/stats.py": set(), "cli/main.py": set()}
     for module, changed in expected.items():
         path = package / module
         path.write_text(path.read_text() + "\n# an edit\n")
@@ -120,7 +120,7 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, monkeypatch) -> None:
-    from cardgen.printing import PngOptions, export_pngs
+    from cardgen.printrun.printing import PngOptions, export_pngs
     from cardgen.render import raster
 
     rendered: list[int] = []
@@ -143,7 +143,7 @@ def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, mon
 
 
 def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scratch_ws: Workspace, monkeypatch) -> None:
-    from cardgen.findings import validate_game
+    from cardgen.jobs.findings import validate_game
     from cardgen.render import facecache
 
     first = validate_game(scratch_ws, "clean")
@@ -163,16 +163,16 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
     def cannot_write(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise PermissionError("read-only workspace")  # what creating a file in a read-only folder raises
 
-    import cardgen.output
+    import cardgen.core.output
 
     monkeypatch.setattr(facecache.FaceCache, "get", get)
-    monkeypatch.setattr(cardgen.output.tempfile, "mkstemp", cannot_write)
+    monkeypatch.setattr(cardgen.core.output.tempfile, "mkstemp", cannot_write)
     assert validate_game(scratch_ws, "clean").findings == first.findings
     assert laid_out and set(laid_out) == {"cached"}  # every face from the cache, none laid out again
 
 
 def test_unchanged_png_faces_are_not_rewritten_and_edited_ones_are(scratch_ws: Workspace) -> None:
-    from cardgen.printing import PngOptions, export_pngs
+    from cardgen.printrun.printing import PngOptions, export_pngs
 
     out = scratch_ws.root / "output" / "clean" / "png"
     export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
@@ -190,7 +190,7 @@ def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> N
     folder (as a read-only workspace would refuse it), validate and build still run and report as usual."""
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.main import main
 
     def run(*args: str):  # type: ignore[no-untyped-def]
         return CliRunner().invoke(main, ["--root", str(scratch_ws.root), *args])

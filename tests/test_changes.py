@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from cardgen.changes import card_version
-from cardgen.cli import main
-from cardgen.workspace import Workspace, load_game
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.project.changes import card_version
+from cardgen.project.loaded import load_game
 
 from .conftest import TESTS
 

@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from cardgen.cli import main
+from cardgen.cli.main import main
 
 from .conftest import FIXTURE_WS
 

@@ -11,16 +11,16 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.decks.check import check_deck, dialect_for
-from cardgen.decks.reader import read_deck
-from cardgen.findings import validate_game
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.findings import validate_game
+from cardgen.load.decklist import read_deck
+from cardgen.model.packs import load_format
 from cardgen.packs.deal import deal
-from cardgen.packs.spec import load_format
-from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
-from cardgen.project import open_studio
+from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project.studio import open_studio
 from cardgen.rulebook.lint import rulebook_findings
-from cardgen.workspace import Workspace
+from cardgen.validate.decks import check_deck, dialect_for
 
 from .conftest import FIXTURE_WS, REPO
 from .fuzz import FileSet, dump, files_outside, mutate_data, mutate_text, run_guarded

@@ -6,10 +6,10 @@ from pathlib import Path
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from cardgen.cli import main
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
 from cardgen.gallery.page import script_json
-from cardgen.model.card import file_stem, id_problem
-from cardgen.workspace import Workspace
+from cardgen.load.card import file_stem, id_problem
 
 HOSTILE_CARD = """- id: ../../outside/pwned-id
   name: Pwned
@@ -244,7 +244,7 @@ def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
     import urllib.error
     import urllib.request
 
-    from cardgen.gallery.serve import serve
+    from cardgen.live.serve import serve
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -295,7 +295,7 @@ def test_damaged_caches_are_rebuilt_not_fatal(scratch_ws: Workspace) -> None:
 
 def test_ctrl_c_that_a_library_turned_into_another_error_is_still_an_interrupt() -> None:
     """reportlab's colour parser has a bare `except:`: Ctrl-C during it surfaced as ValueError, exit 3 (a 'bug')."""
-    from cardgen.cli_core import _interrupted
+    from cardgen.cli.core import _interrupted
 
     try:
         try:

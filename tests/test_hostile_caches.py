@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
 from cardgen.speed import cache as speed_cache
-from cardgen.workspace import Workspace
 
 
 @pytest.fixture(autouse=True)

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from cardgen import imagefile
-from cardgen.cli import main
-from cardgen.workspace import Workspace
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.render import imagefile
 
 EPS = (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n%%EndComments\n"
        b"newpath 0 0 moveto 10 10 lineto stroke\nshowpage\n%%EOF\n")
@@ -79,10 +79,10 @@ def test_the_stand_in_is_what_plain_pillow_runs_on_these_files(tmp_path: Path) -
 
 
 def test_ghostscript_is_off_in_a_process_that_used_cardgen_pictures(tmp_path: Path) -> None:
-    """The second line: once cardgen.imagefile is used, Pillow's own EPS plugin cannot run gs either."""
+    """The second line: once cardgen.render.imagefile is used, Pillow's own EPS plugin cannot run gs either."""
     env, record = stand_in_ghostscript(tmp_path)
     (tmp_path / "x.png").write_bytes(EPS)
-    code = ("from cardgen import imagefile\nimagefile.disarm()\nfrom PIL import Image\n"
+    code = ("from cardgen.render import imagefile\nimagefile.disarm()\nfrom PIL import Image\n"
             f"try:\n    Image.open({str(tmp_path / 'x.png')!r}).load()\nexcept OSError as exc:\n    print(exc)")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert "Unable to locate Ghostscript" in done.stdout, done.stderr
@@ -161,7 +161,7 @@ def _image_names(page) -> set[str]:  # type: ignore[no-untyped-def]
 def test_art_that_changed_after_the_check_is_drawn_as_missing(scratch_ws: Workspace) -> None:
     """A face kept from an earlier run names a file that is now EPS: painting (screen and press) opens it
     through the allow-list again, and reportlab never gets the path."""
-    from cardgen.project import open_studio
+    from cardgen.project.studio import open_studio
     from cardgen.render.paint import draw_face
     from cardgen.render.pen import RecordingCanvas
     from cardgen.render.press import flatten
@@ -234,8 +234,8 @@ def test_a_build_with_disguised_pictures_everywhere_never_runs_ghostscript(scrat
     inline = "data:image/png;base64," + base64.b64encode(DOS_EPS).decode()
     with (book / "basics.md").open("a") as f:
         f.write(f'\n![eps](eps.png)\n\n<img src="{inline}">\n\n<img src="../../../art/ps.jpg">\n')
-    allow_list_alone = ("import sys\nfrom PIL import Image\nimport cardgen.imagefile as f\n"
-                        "f._pillow = lambda: Image\nfrom cardgen.cli import run\nsys.argv[0] = 'cardgen'\nrun()")
+    allow_list_alone = ("import sys\nfrom PIL import Image\nimport cardgen.render.imagefile as f\n"
+                        "f._pillow = lambda: Image\nfrom cardgen.cli.main import run\nsys.argv[0] = 'cardgen'\nrun()")
     runs = [(["-c", allow_list_alone], ["build", "clean"]), (["-c", allow_list_alone], ["export", "clean", "--to", "dtc"]),
             (["-m", "cardgen"], ["build", "clean"]), (["-m", "cardgen"], ["export", "clean", "--to", "dtc"]),
             (["-m", "cardgen"], ["export", "clean", "--to", "tts"])]

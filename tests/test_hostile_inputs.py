@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.check import check_game
-from cardgen.cli import main
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.load.yamlio import MAX_INT, load_yaml, parse_yaml
+from cardgen.project.check import check_game
 from cardgen.validate.names import hidden_at, print_key
-from cardgen.workspace import Workspace
-from cardgen.yamlio import MAX_INT, load_yaml, parse_yaml
 
 from .conftest import FIXTURE_WS, REPO
 from .fuzz import deadline

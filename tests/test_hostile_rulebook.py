@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from cardgen.project import open_studio
+from cardgen.core.workspace import Workspace
+from cardgen.project.studio import open_studio
 from cardgen.rulebook import limits
 from cardgen.rulebook.build import build_rulebook
 from cardgen.rulebook.lint import rulebook_findings
-from cardgen.workspace import Workspace
 
 from .conftest import FIXTURE_WS, REPO, TESTS
 
@@ -58,7 +58,7 @@ EXPECTED = sorted([
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory):  # type: ignore[no-untyped-def]
     """The planted chapters' book, built and written (output/clean/rulebook.pdf and .html)."""
-    from cardgen.rulebook.job import run_rulebook
+    from cardgen.jobs.rulebook import run_rulebook
 
     ws = make_book(tmp_path_factory.mktemp("planted") / "ws",
                    {name: (PLANTED / name).read_bytes() for name in ("scripts.md", "mixed.md")})
@@ -94,7 +94,8 @@ def test_the_html_book_and_the_pdf_carry_no_active_content(planted) -> None:  # 
     tags = [el.tag for el in document.iter() if isinstance(el.tag, str)]
     assert [t for t in tags if t in ("script", "iframe", "object", "embed", "form", "button", "svg", "math", "base",
                                      "link")] == []
-    assert tags.count("style") == 1 and tags.count("meta") == 2  # the book template's own
+    # the book template's own, and the content security policy cardgen adds (sanitise.without_scripts)
+    assert tags.count("style") == 1 and tags.count("meta") == 3 and "Content-Security-Policy" in book
     attributes = [(el.tag, k, v) for el in document.iter() for k, v in el.attrib.items()]
     assert [a for a in attributes if str(a[1]).lower().startswith("on")] == []
     assert [a for a in attributes if "script:" in str(a[2]).lower()] == []
@@ -322,7 +323,7 @@ def test_a_latin1_index_names_its_file_and_is_exit_1(tmp_path) -> None:
 def test_a_workspaces_own_book_template_runs_no_script_either(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """book.html.j2 is the workspace's own page, not a chapter, so it is not sanitised: the HTML book carries
     a content security policy instead, and a script the template holds does not run in Chromium."""
-    from cardgen.rulebook.job import run_rulebook
+    from cardgen.jobs.rulebook import run_rulebook
 
     playwright = pytest.importorskip("playwright.sync_api")
     ws = make_book(tmp_path / "ws", {"a.md": b"---\ntitle: A\n---\n\nRules.\n"})

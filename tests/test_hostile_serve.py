@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.gallery.job import build_gallery
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
 from cardgen.gallery.page import MANIFEST, read_manifest
-from cardgen.gallery.serve import LiveGallery, host_names, host_problem, listen
-from cardgen.workspace import Workspace
+from cardgen.jobs.gallery import build_gallery
+from cardgen.live.serve import LiveGallery, host_names, host_problem, listen
 
 DATA = re.compile(r'<script type="application/json" id="data">(.*?)</script>', re.S)
 SECRET = "TOP SECRET: the designer's tax return"

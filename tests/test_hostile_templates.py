@@ -13,8 +13,8 @@ import pytest
 from jinja2 import ChainableUndefined
 from pypdf import PdfReader
 
-from cardgen.sandbox import BUDGET, Budget, BudgetError, LimitedSandbox, Limits
-from cardgen.workspace import Workspace
+from cardgen.core.sandbox import BUDGET, Budget, BudgetError, LimitedSandbox, Limits
+from cardgen.core.workspace import Workspace
 
 TEXT = "a template builds text longer than 100,000 characters"
 VALUE = "a template builds a value larger than 100,000 characters or items"

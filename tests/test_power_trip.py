@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cardgen.check import check_game
-from cardgen.cli import main
-from cardgen.workspace import Workspace
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.project.check import check_game
 
 from .conftest import REPO, SEEDS, needs_shared
 
@@ -95,8 +95,8 @@ def test_validator_reports_the_seeds_real_problems(result) -> None:
 
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
 def test_docs_summary_is_current(game: str) -> None:
-    from cardgen.check import findings_summary
-    from cardgen.findings import validate_game
+    from cardgen.jobs.findings import validate_game
+    from cardgen.project.check import findings_summary
 
     result = validate_game(Workspace.find(REPO), game)
     expected = findings_summary(result, f"cardgen validate {game} --format summary")

@@ -8,9 +8,9 @@ import re
 import pytest
 from pypdf import PdfReader
 
+from cardgen.core.workspace import Workspace
 from cardgen.rulebook.booklet import booklet_order, impose
 from cardgen.rulebook.build import build_rulebook
-from cardgen.workspace import Workspace
 
 from .conftest import FIXTURE_WS
 
@@ -211,8 +211,8 @@ def test_three_pages_of_each_book_match_their_goldens(bundled_books, regen: bool
 
 
 def test_build_reuses_the_rulebook_until_one_of_its_inputs_changes(scratch_ws, monkeypatch) -> None:
-    from cardgen.project import open_studio
-    from cardgen.rulebook import job
+    from cardgen.jobs import rulebook as job
+    from cardgen.project.studio import open_studio
 
     built: list[str] = []
     real = job.build_rulebook

@@ -1,7 +1,7 @@
 """Units are parsed in one place and a bare number is refused."""
 import pytest
 
-from cardgen.units import UnitError, length, size
+from cardgen.core.units import UnitError, length, size
 
 
 def test_lengths() -> None:

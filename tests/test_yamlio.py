@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.yamlio import LocDict, LocList, load_yaml
+from cardgen.load.yamlio import LocDict, LocList, load_yaml
 
 
 def _load(tmp_path: Path, text: str | bytes, **kw: int):
@@ -100,8 +100,8 @@ def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path,
     """cards._load_all cuts a large file into two runs of whole items parsed apart: the parse (values, types,
     locations, findings) is the whole file's, and a file it must not cut, or whose piece has a mistake, is
     parsed whole (same findings)."""
-    from cardgen import cards
-    from cardgen.yamlio import sequence_pieces
+    from cardgen.load import cards
+    from cardgen.load.yamlio import sequence_pieces
 
     monkeypatch.setattr(cards, "PARALLEL_BYTES", 2000)
     good = "".join(BIG_ITEM.format(i=i) for i in range(60))
@@ -136,8 +136,8 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
     by hand before committing, 60 here)."""
     import random
 
-    from cardgen import cards
-    from cardgen.yamlio import sequence_pieces
+    from cardgen.load import cards
+    from cardgen.load.yamlio import sequence_pieces
 
     monkeypatch.setattr(cards, "PARALLEL_BYTES", 2000)
     asked: list[int] = []

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..model.card import file_stem
+from ..load.card import file_stem
 from ..model.cost import parse_cost
 from ..model.game import GameModel, Role
-from ..project import Studio
+from ..project.studio import Studio
 from ..render.raster import render_pngs
 from .common import (
     ExportFile,

@@ -5,11 +5,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import CardgenError
-from ..model.card import Card
+from ..core.errors import CardgenError
+from ..load.card import Card
 from ..model.game import Role
-from ..printing import SheetOptions, choose_cards
-from ..project import Studio
+from ..printrun.printing import SheetOptions, choose_cards
+from ..project.studio import Studio
 from ..render.face import PreparedFace
 
 WINDOWS_FORBIDDEN = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
@@ -47,8 +47,8 @@ def items_for(studio: Studio, deck: Path | None, bleed: float | None = None) -> 
         raise CardgenError("nothing to export: the collation selects no card (or the deck list is empty)")
     sections: dict[str, list[tuple[str, int]]] = {}
     if deck is not None:  # per section, in the list's order
-        from ..decks.check import dialect_for, resolve
-        from ..decks.reader import read_deck
+        from ..load.decklist import read_deck
+        from ..validate.decks import dialect_for, resolve
 
         for entry, card in resolve(read_deck(deck, studio.ws.shown(deck), dialect_for(studio.model)),
                                    studio.check.catalog)[0]:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 
-from ..errors import CardgenError
-from ..model.card import Card, file_stem
+from ..core.errors import CardgenError
+from ..load.card import Card, file_stem
 from ..model.game import GameModel, Role
-from ..packs.spec import load_format
-from ..project import Studio
+from ..model.packs import load_format
+from ..project.studio import Studio
 from ..render.raster import render_pngs
 from .common import ExportFile, ExportResult, card_type_line, cost_of, stats_of
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
-from ..model.card import file_stem
-from ..printing import vendor_canvases
-from ..project import Studio
+from ..load.card import file_stem
+from ..printrun.printing import vendor_canvases
+from ..project.studio import Studio
 from ..render.face import PreparedFace
 from ..render.pdfsheets import define_forms, new_canvas
 from ..render.press import CONDITION, flatten

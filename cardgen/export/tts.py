@@ -7,9 +7,9 @@ from typing import Callable
 
 from PIL import Image
 
-from .. import imagefile
 from ..model.game import Role
-from ..project import Studio
+from ..project.studio import Studio
+from ..render import imagefile
 from ..render.raster import render_pngs
 from .common import ExportFile, ExportItem, ExportResult, card_type_line, cost_of
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from jinja2 import Template, TemplateError
 
-from ..errors import CardgenError, Finding, count
+from ..core.errors import CardgenError, Finding, count
+from ..core.output import write_atomic
+from ..core.sandbox import LimitedSandbox, page_environment
 from ..model.cost import parse_cost
-from ..output import write_atomic
-from ..project import Studio
+from ..project.studio import Studio
 from ..render.raster import render_pngs
-from ..sandbox import LimitedSandbox, page_environment
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
 BLOCKING = {"yaml-syntax", "not-utf8", "not-a-list", "alias-bomb", "file-too-large", "unreadable-file"}

@@ -5,12 +5,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..errors import Finding
+from ..core.errors import Finding
+from ..core.output import write_atomic
 from ..model.cost import parse_cost
 from ..model.game import Role, assign_groups
-from ..output import write_atomic
-from ..plots import Figures
-from ..project import Studio
+from ..project.studio import Studio
+from ..render.plots import Figures
 from .page import page_template
 
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b7791f", "info": "#2b6cb0"}

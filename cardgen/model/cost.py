@@ -5,7 +5,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..yamlio import MAX_INT
+from ..load.yamlio import MAX_INT
 from .game import CostGrammar
 
 _BRACED = re.compile(r"^(?:\{[^{}]+\})+$")

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..yamlio import Loc
-from .card import Card, Catalog
+from ..load.card import Card, Catalog
+from ..load.yamlio import Loc
 from .deckrules import DeckRules
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import Finding, Severity, did_you_mean, sort_findings
-from ..units import UnitError, bleed, card_size, length, safe
-from ..yamlio import LocDict, LocList, load_yaml
+from ..core.errors import Finding, Severity, did_you_mean, sort_findings
+from ..core.units import UnitError, bleed, card_size, length, safe
+from ..load.yamlio import LocDict, LocList, load_yaml
 from .deckrules import deck_rules
 from .game import (
     FIELD_TYPES,

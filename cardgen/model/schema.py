@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import units
-from ..yamlio import Loc
+from ..core import units
+from ..load.yamlio import Loc
 from .game import FIELD_TYPES, ROLES
 from .specs import (
     Anything,

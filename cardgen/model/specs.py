@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import did_you_mean
-from ..units import UnitError
-from ..yamlio import Loc, LocDict, LocList
+from ..core.errors import did_you_mean
+from ..core.units import UnitError
+from ..load.yamlio import Loc, LocDict, LocList
 
 Report = Callable[[Loc, str, str, "str | None"], None]  # (where, code, message, hint)
 

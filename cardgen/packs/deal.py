@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..errors import CardgenError
-from .spec import PackFormat
+from ..core.errors import CardgenError
+from ..model.packs import PackFormat
 
 MAX_PLAYERS = 10_000  # far beyond any event; bounds the memory and time a typo could ask for
 MAX_PRINT_RUNS = 1_000

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..model.card import Catalog
+from ..load.card import Catalog
 from ..model.game import GameModel, Role
 from .deal import Deal
 

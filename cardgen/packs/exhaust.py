@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CardgenError
-from .spec import PackFormat
+from ..core.errors import CardgenError
+from ..model.packs import PackFormat
 
 MAX_TRIES = 100_000  # random swap attempts for one duplicate before the format is declared undealable
 

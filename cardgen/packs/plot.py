@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from ..plots import figure_png, pyplot
+from ..render.plots import figure_png, pyplot
 from .stats import Stats
 
 

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 from .. import __version__
-from ..model.card import Catalog
+from ..load.card import Catalog
 from ..model.game import GameModel, Role
 from .deal import Deal
 from .draft import DraftResult

@@ -16,8 +16,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Sequence
 
 from ..model.game import written
+from ..model.packs import PackFormat
 from .deal import SlotSampler, deal
-from .spec import PackFormat
 
 if TYPE_CHECKING:
     from .exhaust import PodCounts

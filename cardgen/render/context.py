@@ -6,10 +6,10 @@ from typing import Any
 
 from jinja2 import ChainableUndefined
 
-from ..model.card import Card
+from ..core.sandbox import BUDGET, CARD, Budget
+from ..load.card import Card
 from ..model.cost import parse_cost
 from ..model.game import GameModel
-from ..sandbox import BUDGET, CARD, Budget
 from .template import Element, Template
 
 

@@ -8,12 +8,12 @@ from typing import Any, Callable, Protocol
 
 from reportlab.lib.colors import HexColor
 
-from .. import imagefile
-from ..errors import Finding, Severity
-from ..model.card import Card
+from ..core.errors import Finding, Severity
+from ..core.paths import file_stamp, workspace_file
+from ..core.units import to_mm
+from ..load.card import Card
 from ..model.game import GameModel, Role
-from ..paths import file_stamp, workspace_file
-from ..units import to_mm
+from . import imagefile
 from . import richtext as rt
 from .context import context, is_true
 from .fonts import FontSet
@@ -277,6 +277,6 @@ def covers(op: Op, face: PreparedFace) -> bool:
 
 def art_problem(path: Path, src: str) -> str | None:
     """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated, too many
-    pixels), or None: decoded once here (cardgen.imagefile), so nothing fails later at print time."""
+    pixels), or None: decoded once here (cardgen.render.imagefile), so nothing fails later at print time."""
     why = imagefile.problem(path)
     return f"image '{src}' {why}" if why else None

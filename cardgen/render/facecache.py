@@ -14,11 +14,11 @@ import copy
 from pathlib import Path
 from typing import Any, Callable
 
-from ..gcpause import no_cyclic_gc
-from ..paths import file_stamp
-from ..plaindata import findings_from_plain, findings_to_plain
+from ..core.paths import file_stamp
+from ..load.plaindata import findings_from_plain, findings_to_plain
 from ..speed.cache import Store
 from ..speed.codekey import code_digest as reach_digest
+from ..speed.gcpause import no_cyclic_gc
 from .face import Op, PreparedFace
 from .pen import Recording
 from .template import Template

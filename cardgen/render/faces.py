@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card
+from ..core.errors import Finding, Severity, did_you_mean
+from ..core.paths import workspace_file
+from ..core.workspace import Workspace
+from ..load.card import Card
+from ..load.yamlio import LocDict, LocList, load_yaml
 from ..model.game import GameModel, matches
-from ..paths import workspace_file
-from ..workspace import Workspace
-from ..yamlio import LocDict, LocList, load_yaml
 from .template import Template, load_template
 
 MANIFEST = "faces.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from ..errors import CardgenError
+from ..core.errors import CardgenError
 
 FALLBACK = "DejaVuSans"
 BUNDLED = Path(__file__).resolve().parents[1] / "data" / "fonts"  # shipped inside the package (wheel included)

@@ -7,8 +7,8 @@ from typing import Any
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import imagefile
 from ..model.game import GameModel
+from . import imagefile
 from . import richtext as rt
 from .face import OVERFLOW_RED, Op, PreparedFace
 from .fonts import FontSet

@@ -13,8 +13,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from .. import __version__
+from ..core.units import size_name, to_mm
 from ..model.game import GameModel
-from ..units import size_name, to_mm
 from .face import PreparedFace
 from .fonts import FontSet
 from .paint import define_icon_forms, draw_face

@@ -16,7 +16,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import imagefile
+from . import imagefile
 from .fonts import FontSet
 
 # One text run: (font stem, size as written, "1 0 0 1 x y Tm" or None where the run continues the previous one,

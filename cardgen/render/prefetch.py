@@ -8,9 +8,9 @@ import os
 from functools import partial
 from typing import Any, Sequence
 
-from ..errors import ignore_interrupts
-from ..gcpause import no_cyclic_gc
-from ..model.card import Card
+from ..core.errors import ignore_interrupts
+from ..load.card import Card
+from ..speed.gcpause import no_cyclic_gc
 from ..speed.parallel import forkable
 from .face import FaceRenderer
 from .facecache import FaceCache, entry_of

@@ -12,7 +12,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import imagefile
+from . import imagefile
 from .face import Op, PreparedFace
 from .values import rgb255
 
@@ -65,7 +65,7 @@ def to_cmyk(value: Any) -> CMYKColor:
 
 def press_image(path: str, backdrop: tuple[int, int, int]) -> Any:
     """A picture as a CMYK image: its transparency composited onto the colour beneath it. Opened through the
-    allow-list (cardgen.imagefile): Unreadable when it is no picture cardgen reads (any more)."""
+    allow-list (cardgen.render.imagefile): Unreadable when it is no picture cardgen reads (any more)."""
     from PIL import Image, ImageCms
 
     with imagefile.opened(Path(path)) as im:

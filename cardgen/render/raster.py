@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any, Iterator
 
-from ..errors import ignore_interrupts
+from ..core.errors import ignore_interrupts
 from ..model.game import GameModel
 from ..speed.parallel import forkable
 from ..speed.parallel import workers as pool_workers

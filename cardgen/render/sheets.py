@@ -5,8 +5,8 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from ..errors import CardgenError
-from ..units import PT_PER_UNIT, size_name, to_mm
+from ..core.errors import CardgenError
+from ..core.units import PT_PER_UNIT, size_name, to_mm
 
 MM = PT_PER_UNIT["mm"]
 MARK_OFFSET = 3 * MM  # crop marks start this far outside the trim (never less than the bleed)

@@ -10,13 +10,13 @@ from typing import Any
 
 from jinja2 import ChainableUndefined, TemplateError
 
-from .. import units
-from ..errors import Finding, Severity, did_you_mean
+from ..core import units
+from ..core.errors import Finding, Severity, did_you_mean
+from ..core.paths import file_stamp, workspace_file
+from ..core.sandbox import BUDGET, LimitedSandbox
+from ..core.units import UnitError, length
+from ..load.yamlio import LocDict, LocList, load_yaml
 from ..model.game import GameModel
-from ..paths import file_stamp, workspace_file
-from ..sandbox import BUDGET, LimitedSandbox
-from ..units import UnitError, length
-from ..yamlio import LocDict, LocList, load_yaml
 
 COMMON = {"id", "type", "when", "x", "y", "w", "h", "box", "opacity"}
 ELEMENTS: dict[str, set[str]] = {

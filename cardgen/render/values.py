@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from reportlab.lib.colors import Color, HexColor, toColor
 
+from ..core.units import UnitError
 from ..model.cost import parse_cost
 from ..model.game import GameModel
 from ..model.specs import HEX
-from ..units import UnitError
 from .template import LENGTH_KEYS, as_length
 
 if TYPE_CHECKING:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import CardgenError, suggest
-from ..units import mm_text, size_name
+from ..core.errors import CardgenError, suggest
+from ..core.units import mm_text, size_name
 
 IN = 72.0  # points per inch
 SCALE_TOLERANCE = 0.03  # a card may be printed up to 3 % larger or smaller to fit a product's trim

@@ -11,13 +11,13 @@ import markdown
 from jinja2 import TemplateError
 from markupsafe import Markup
 
-from ..errors import CardgenError, Finding, Severity
-from ..model.card import slug
-from ..paths import content_digest
-from ..project import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..core.errors import CardgenError, Finding, Severity
+from ..core.paths import content_digest
+from ..core.sandbox import LimitedSandbox, page_environment
+from ..core.workspace import Workspace
+from ..load.card import slug
+from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
-from ..sandbox import LimitedSandbox, page_environment
-from ..workspace import Workspace
 from . import PAGES
 from .content import BookContent, directive_cards, resolve_images
 from .sanitise import without_scripts
@@ -189,7 +189,7 @@ def _package_digest() -> str:
     package = Path(__file__).resolve().parents[1]
     files = sorted(p for p in (package / "data").rglob("*") if p.is_file())
     names = "|".join(p.relative_to(package).as_posix() for p in files)  # a file moved is a change too
-    return content_digest(files, f"{names}|{code_digest('cardgen.rulebook.build', 'cardgen.rulebook.job')}")
+    return content_digest(files, f"{names}|{code_digest('cardgen.rulebook.build')}")
 
 
 def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
@@ -237,13 +237,13 @@ def _where_named(chapters: list[Chapter], url: str, fallback: str) -> tuple[str,
 
 def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-untyped-def]
     """WeasyPrint's URL fetcher: data: URIs and files under `allowed` only, and of those only what
-    cardgen.imagefile.fetch_problem lets through, judged by the bytes (an EPS named x.png never reaches
+    cardgen.render.imagefile.fetch_problem lets through, judged by the bytes (an EPS named x.png never reaches
     Pillow's EPS plugin, which runs Ghostscript). Every refusal is listed in `refused`."""
     from urllib.parse import unquote, urlsplit
 
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-    from ..imagefile import disarm, fetch_problem
+    from ..render.imagefile import disarm, fetch_problem
 
     disarm()  # Pillow's Ghostscript off for the process (WeasyPrint's import does so too, today)
 

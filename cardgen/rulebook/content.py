@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card, designs
+from ..core.errors import Finding, Severity, did_you_mean
+from ..core.paths import workspace_file
+from ..load.card import Card, designs
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
-from ..paths import workspace_file
-from ..project import Studio
+from ..project.studio import Studio
 from .anatomy import element_boxes, figure, ordered_list, place
 from .limits import DOM_DEPTH, ELEMENTS, dom_cut
 from .sanitise import TAGS, clean

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import Finding, Severity
+from ..core.errors import Finding, Severity
 
 CHAPTER_LINES = 4_000  # ≈ 120 pages of prose; the bundled books' longest chapter has 63
 CHAPTER_CHARS = 200_000

@@ -5,8 +5,8 @@ Kept apart from rulebook.build's typesetting so that validating does not import 
 """
 from __future__ import annotations
 
-from ..errors import Finding
-from ..project import Studio
+from ..core.errors import Finding
+from ..project.studio import Studio
 from .content import BookContent, directive_cards
 from .source import read_book
 

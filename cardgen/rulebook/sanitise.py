@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from ..errors import Finding, Severity
+from ..core.errors import Finding, Severity
 
 # text markup only: everything Markdown writes, and what a designer may add by hand (no scripts, embedded
 # pages, forms, style sheets, inline SVG; pictures are written ![caption](file) and go through cardgen)

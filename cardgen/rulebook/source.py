@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Finding, Severity
-from ..workspace import Workspace
-from ..yamlio import parse_yaml
+from ..core.errors import Finding, Severity
+from ..core.workspace import Workspace
+from ..load.yamlio import parse_yaml
 from .limits import CHAPTERS, Budget, bound
 
 FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)

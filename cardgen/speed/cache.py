@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..output import link_in, write_cache
+from ..core.output import link_in, write_cache
 
 MAGIC = b"cardgen-cache-1\n"  # the container's format: a new one never reads an old file
 MAC_BYTES = 32
@@ -192,7 +192,7 @@ class Store:
         file is a working file, made again every time). Raises CardgenError where it cannot be written."""
         if self.root is None:
             raise ValueError("a store without a folder keeps no files")
-        from ..output import clear_place, refuse_links, write_atomic
+        from ..core.output import clear_place, refuse_links, write_atomic
 
         refuse_links(self.root / name)  # first: nothing is removed through a linked folder
         clear_place(self.root / name)

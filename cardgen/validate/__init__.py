@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..errors import Finding, Severity, sort_findings
-from ..model.card import Card, Catalog
+from ..core.errors import Finding, Severity, sort_findings
+from ..load.card import Card, Catalog
 from ..model.game import GameModel
 
 CardCheck = Callable[[Card, "Context"], Iterable[Finding]]
@@ -66,7 +66,7 @@ class Context:
         None when it cannot be read."""
         sources: dict[str, str | None] = self.__dict__.setdefault("_sources", {})
         if file not in sources:
-            from ..yamlio import MAX_FILE_BYTES
+            from ..load.yamlio import MAX_FILE_BYTES
 
             path, sources[file] = self.root / file, None
             try:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card, id_problem, slug
+from ..core.errors import Finding, Severity, did_you_mean
+from ..load.card import Card, id_problem, slug
 from ..model.cost import parse_cost
 from ..model.game import FieldSpec, Role
 from . import Context, card_check

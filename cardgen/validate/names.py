@@ -6,9 +6,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Iterator
 
-from ..errors import Finding, Severity
-from ..model.card import Card
-from ..yamlio import char_name, text_loc, text_offset
+from ..core.errors import Finding, Severity
+from ..load.card import Card
+from ..load.yamlio import char_name, text_loc, text_offset
 from . import Context, card_check
 
 CHECKED = ("name", "id")  # the values a designer, a deck list and a file name tell cards apart by

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Iterator
 
-from ..errors import Finding, Severity
-from ..model.card import Card, Catalog
+from ..core.errors import Finding, Severity
+from ..load.card import Card, Catalog
 from ..model.game import NumberPrefix, Role, assign_groups, matches
 from . import Context, set_check
 from .names import difference, print_key, shown

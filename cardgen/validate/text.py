@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from ..errors import Finding, Severity, did_you_mean
-from ..model.card import Card, Catalog
+from ..core.errors import Finding, Severity, did_you_mean
+from ..load.card import Card, Catalog
 from ..model.text import symbols
 from . import Context, card_check, set_check
 

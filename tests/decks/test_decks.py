@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.decks.run import check_deck_file
-from cardgen.workspace import Workspace
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.deck import check_deck_file
 
 from ..conftest import REPO
 

@@ -11,11 +11,12 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from cardgen.errors import CardgenError
+from cardgen.core.errors import CardgenError
+from cardgen.core.workspace import Workspace
 from cardgen.export import cockatrice, draftmancer, tts
-from cardgen.export.run import make_export, run_export
-from cardgen.packs.spec import load_format
-from cardgen.workspace import Workspace, load_game
+from cardgen.jobs.export import make_export, run_export
+from cardgen.model.packs import load_format
+from cardgen.project.loaded import load_game
 
 from ..conftest import FIXTURE_WS, REPO, TESTS, needs_shared
 
@@ -184,7 +185,7 @@ def test_draftmancer_slots_and_layouts(monkeypatch) -> None:
 def test_draftmancer_refuses_names_it_cannot_read(monkeypatch, scratch_ws) -> None:
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.main import main
 
     monkeypatch.setattr(draftmancer, "render_pngs", _fake_pngs)
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"

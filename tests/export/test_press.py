@@ -10,10 +10,10 @@ from PIL import Image, ImageCms
 from pypdf import PdfReader
 from pypdf.generic import IndirectObject, StreamObject
 
-from cardgen.export.run import make_export
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.export import make_export
 from cardgen.render.face import Op, PreparedFace
 from cardgen.render.press import cmyk_of, flatten
-from cardgen.workspace import Workspace
 
 COLOUR_OPS = re.compile(rb"(?:^|\s)((?:-?[\d.]+\s+){1,4})(rg|RG|k|K|g|G|sc|SC|scn|SCN|cs|CS)(?=\s|$)")
 
@@ -122,7 +122,7 @@ def test_black_and_greys_print_with_black_ink_only() -> None:
 
 
 def test_no_press_keeps_rgb_and_press_is_for_dtc_only() -> None:
-    from cardgen.errors import CardgenError
+    from cardgen.core.errors import CardgenError
 
     from ..conftest import FIXTURE_WS
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.gallery.job import build_gallery
-from cardgen.gallery.serve import serve
-from cardgen.workspace import Workspace
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.gallery import build_gallery
+from cardgen.live.serve import serve
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api")

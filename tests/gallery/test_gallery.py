@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from cardgen.errors import CardgenError
-from cardgen.gallery.job import build_gallery, run_report
-from cardgen.gallery.serve import LiveGallery, open_server
-from cardgen.workspace import Workspace
+from cardgen.core.errors import CardgenError
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.gallery import build_gallery, run_report
+from cardgen.live.serve import LiveGallery, open_server
 
 
 def page_data(path) -> dict:

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from cardgen.cli import main
-from cardgen.findings import validate_game
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.findings import validate_game
 from cardgen.model.cardschema import card_schema
-from cardgen.workspace import Workspace
 
 from ..conftest import FIXTURE_WS, REPO
 

@@ -2,10 +2,10 @@
 card's factions, and numbering without a total — a fourth game written from the docs alone."""
 from __future__ import annotations
 
-from cardgen.findings import validate_game
+from cardgen.core.workspace import Workspace
+from cardgen.jobs.findings import validate_game
 from cardgen.model.cost import parse_cost
 from cardgen.model.text import RichRules, parse
-from cardgen.workspace import Workspace
 
 from ..conftest import TESTS
 
@@ -30,8 +30,8 @@ def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
 
 
 def test_deck_rules_as_data_copy_limits_distinct_values_and_named_formats(tmp_path) -> None:
-    from cardgen.decks.check import check_deck, dialect_for
-    from cardgen.decks.reader import read_deck
+    from cardgen.load.decklist import read_deck
+    from cardgen.validate.decks import check_deck, dialect_for
 
     result = validate_game(Workspace.find(LANTERN), "lantern")
     assert result.findings and all(f.code == "cost-faction" for f in result.findings)
@@ -52,7 +52,7 @@ def test_deck_rules_as_data_copy_limits_distinct_values_and_named_formats(tmp_pa
     assert codes(draft.replace("1 Stone", "1 Ashgrove Warden\n# 1 Stone")) == []
     import pytest
 
-    from cardgen.errors import CardgenError
+    from cardgen.core.errors import CardgenError
 
     with pytest.raises(CardgenError, match="no deck format 'sealed'.*formats: draft, constructed"):
         codes(constructed, "sealed")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardgen.core.workspace import Workspace
 from cardgen.model.load import load_model
-from cardgen.workspace import Workspace
 
 
 def test_clean_model_loads(fixture_ws: Workspace) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
+from cardgen.core.workspace import Workspace
 from cardgen.model.schema import reference
-from cardgen.workspace import Workspace
 
 from ..conftest import REPO
 
@@ -22,7 +22,7 @@ def test_docs_reference_is_generated_from_the_schema(regen: bool) -> None:
 
 
 def test_typos_and_wrong_shapes_are_located(scratch_ws: Workspace) -> None:
-    from cardgen.check import check_game
+    from cardgen.project.check import check_game
 
     model = scratch_ws.model_path("clean")
     model.write_text(model.read_text().replace("  passes: [left, right]", "  passes: lft\n  players: two")
@@ -41,7 +41,7 @@ def test_typos_and_wrong_shapes_are_located(scratch_ws: Workspace) -> None:
 
 def test_a_pack_format_the_schema_rejects_is_reported_once(scratch_ws: Workspace) -> None:
     """`mode: bogus` used to give a `model-value` error and a second `pack-format` error for the same line."""
-    from cardgen.check import check_game
+    from cardgen.project.check import check_game
 
     model = scratch_ws.model_path("clean")
     model.write_text(model.read_text().replace("    mode: slots", "    mode: bogus", 1))

@@ -9,11 +9,12 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.model.packs import load_format
 from cardgen.packs.deal import deal
 from cardgen.packs.draft import holder, simulate
-from cardgen.packs.spec import load_format
-from cardgen.workspace import Workspace, load_game
+from cardgen.project.loaded import load_game
 
 from ..conftest import REPO
 

@@ -15,12 +15,13 @@ from itertools import combinations
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.model.card import Card
+from cardgen.cli.main import main
+from cardgen.core.workspace import Workspace
+from cardgen.load.card import Card
+from cardgen.model.packs import PackFormat, Sheet, Slot, Variant, load_format
 from cardgen.packs.deal import SlotSampler, deal
-from cardgen.packs.spec import PackFormat, Sheet, Slot, Variant, load_format
 from cardgen.packs.stats import exhaust_joint, exhaust_stats, slot_joint, slot_stats
-from cardgen.workspace import Workspace, load_game
+from cardgen.project.loaded import load_game
 
 from ..conftest import REPO
 

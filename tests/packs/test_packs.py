@@ -9,13 +9,14 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cli import main
-from cardgen.errors import CardgenError
-from cardgen.model.card import Card
+from cardgen.cli.main import main
+from cardgen.core.errors import CardgenError
+from cardgen.core.workspace import Workspace
+from cardgen.load.card import Card
+from cardgen.model.packs import PackFormat, Sheet, Slot, Variant, load_format
 from cardgen.packs.deal import SlotSampler, deal
-from cardgen.packs.spec import PackFormat, Sheet, Slot, Variant, load_format
 from cardgen.packs.stats import chi_square, slot_stats
-from cardgen.workspace import Workspace, load_game
+from cardgen.project.loaded import load_game
 
 from ..conftest import FIXTURE_WS, REPO
 
@@ -207,8 +208,8 @@ def test_without_duplex_the_pack_code_goes_on_the_front() -> None:
 
     from pypdf import PdfReader
 
-    from cardgen.printing import SheetOptions, sheet_bytes
-    from cardgen.project import open_studio
+    from cardgen.printrun.printing import SheetOptions, sheet_bytes
+    from cardgen.project.studio import open_studio
 
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     cards = [(card, 1) for card in studio.check.catalog.cards]

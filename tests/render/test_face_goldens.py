@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.project import open_studio
+from cardgen.core.workspace import Workspace
+from cardgen.project.studio import open_studio
 from cardgen.render.raster import render_pngs
-from cardgen.workspace import Workspace
 
 from ..conftest import REPO
 from ..goldens import check_golden

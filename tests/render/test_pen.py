@@ -10,14 +10,14 @@ import pytest
 from PIL import ImageChops
 from pypdf import PdfReader
 
-from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
-from cardgen.project import Studio, open_studio, save_disk_cache, with_disk_cache
+from cardgen.core.workspace import Workspace
+from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from cardgen.render import pdfsheets
 from cardgen.render.face import PreparedFace
 from cardgen.render.paint import define_icon_forms, draw_face
 from cardgen.render.pdfsheets import define_forms, new_canvas
 from cardgen.render.pen import Recordings, icon_keys
-from cardgen.workspace import Workspace
 
 
 def _page(studio: Studio, face: PreparedFace, replay: bool, recordings: Recordings | None = None) -> bytes:
@@ -198,7 +198,7 @@ def test_a_picture_replaced_under_the_same_name_is_drawn_anew(scratch_ws: Worksp
 
     from PIL import Image
 
-    from cardgen.printing import PngOptions, export_pngs
+    from cardgen.printrun.printing import PngOptions, export_pngs
 
     art = scratch_ws.root / "cards" / "clean" / "art.png"
     Image.new("RGB", (60, 40), (40, 90, 200)).save(art)

@@ -6,11 +6,11 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
-from cardgen.errors import CardgenError
-from cardgen.printing import PngOptions, export_pngs
-from cardgen.project import open_studio
+from cardgen.core.errors import CardgenError
+from cardgen.core.workspace import Workspace
+from cardgen.printrun.printing import PngOptions, export_pngs
+from cardgen.project.studio import open_studio
 from cardgen.render.raster import render_pngs
-from cardgen.workspace import Workspace
 
 from ..conftest import FIXTURE_WS, TESTS
 

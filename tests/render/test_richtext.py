@@ -77,7 +77,7 @@ def test_larger_size_would_not_fit() -> None:
 def test_one_grammar_for_faces_rulebook_and_validator(fixture_ws) -> None:
     """'Pay [r] or {2} or {X}' means the same thing on a face, in the rulebook and to the validator."""
     from cardgen.model.text import symbols
-    from cardgen.project import open_studio
+    from cardgen.project.studio import open_studio
     from cardgen.rulebook.content import BookContent
 
     studio = open_studio(fixture_ws, "clean")

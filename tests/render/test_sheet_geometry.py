@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import pytest
 from pypdf import PdfReader
 
-from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
-from cardgen.project import open_studio
-from cardgen.units import PT_PER_UNIT
-from cardgen.workspace import Workspace
+from cardgen.core.units import PT_PER_UNIT
+from cardgen.core.workspace import Workspace
+from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project.studio import open_studio
 
 from ..conftest import TESTS
 

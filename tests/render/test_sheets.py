@@ -6,12 +6,12 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from cardgen.errors import CardgenError
-from cardgen.printing import SheetOptions, choose_cards, sheet_bytes
-from cardgen.project import open_studio
+from cardgen.core.errors import CardgenError
+from cardgen.core.units import CARD_SIZES, PAPERS
+from cardgen.core.workspace import Workspace
+from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
+from cardgen.project.studio import open_studio
 from cardgen.render.sheets import MM, SheetSpec, back_slot, crop_marks, plan_grid
-from cardgen.units import CARD_SIZES, PAPERS
-from cardgen.workspace import Workspace
 
 POKER_EU = CARD_SIZES["poker-eu"]
 

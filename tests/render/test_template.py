@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.project import open_studio
+from cardgen.core.workspace import Workspace
+from cardgen.project.loaded import load_game
+from cardgen.project.studio import open_studio
 from cardgen.render.context import context
 from cardgen.render.template import load_template
-from cardgen.workspace import Workspace, load_game
 
 
 def _load(tmp_path: Path, ws: Workspace, text: str, name: str = "t.yaml"):
@@ -155,7 +156,7 @@ def test_a_bad_max_lines_is_a_template_value_finding(scratch_ws: Workspace) -> N
 
     from click.testing import CliRunner
 
-    from cardgen.cli import main
+    from cardgen.cli.main import main
 
     front = scratch_ws.templates_dir("clean") / "front.yaml"
     text = front.read_text()

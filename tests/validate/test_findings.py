@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardgen.check import check_game
-from cardgen.errors import Severity
-from cardgen.model.card import Catalog
+from cardgen.core.errors import Severity
+from cardgen.core.workspace import Workspace
+from cardgen.load.card import Catalog
+from cardgen.project.check import check_game
+from cardgen.project.loaded import load_game
 from cardgen.validate import CARD_CHECKS, validate
-from cardgen.workspace import Workspace, load_game
 
 BROKEN = [
     ("cards/broken/bomb.yaml", 1, None, "alias-bomb"),

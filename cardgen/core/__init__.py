@@ -1,0 +1,1 @@
+"""Core: errors, units, paths, atomic output, the template sandbox: nothing of cardgen's pipeline."""

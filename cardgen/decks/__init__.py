@@ -1,1 +1,0 @@
-"""Deck lists: reading the formats designers write, and checking them against a game's deck rules."""

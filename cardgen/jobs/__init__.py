@@ -1,0 +1,1 @@
+"""Jobs: one module per command, saying what it makes, in order."""

@@ -1,0 +1,264 @@
+"""The pipeline in one place: load and check everything, plan the outputs, then write them atomically."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..core.errors import CardgenError, Finding, sort_findings
+from ..core.output import JobResult, Output, write_atomic
+from ..core.workspace import Workspace
+from ..printrun.printing import (
+    PngOptions,
+    Progress,
+    SheetOptions,
+    choose_cards,
+    export_pngs,
+    quiet,
+    sheet_bytes,
+)
+from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..render.facecache import FaceCache
+from ..speed.twin import Twin, TwinLost
+from .findings import all_findings
+
+if TYPE_CHECKING:
+    from ..rulebook.build import Rulebook
+
+
+@dataclass
+class BuildOptions:
+    paper: str = "a4"
+    png: bool = True
+    dpi: int = 300
+    rulebook: bool = True
+    exports: tuple[str, ...] = ()
+    players: int | None = None  # draft night: default the model's draft.players or what one print run supports
+    seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
+    ink: str = "normal"  # or "low": sheets and PNGs with a white ground, outlines and type
+
+
+def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet,
+               twin: "Twin[Half] | None" = None, live: bool = False) -> JobResult:
+    """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
+    set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s).
+    A rulebook that must be typeset again is typeset by a forked process (twin.py) on the other core while this
+    one writes the rest. With a `twin` (a live rebuild), the print sheets and the packs are made there; `live`
+    leaves that typesetting to `result.later`, so that everything else is written and shown first."""
+    if twin is not None:
+        try:
+            twin.ask()  # it opens the game itself, as this process does, from the same files
+        except TwinLost:
+            twin = None
+    # 1. gather all data from all files, check it and make every document in memory
+    studio = with_disk_cache(open_studio(ws, game))
+    studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
+    base = all_findings(studio)
+    findings, book, typesetter = base, None, None
+    if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
+        from .rulebook import cached_rulebook
+
+        progress("book", 0, 1)
+        book = cached_rulebook(ws, game, opts.paper.lower(), studio, wait=False)  # made only when an input changed
+        findings = sort_findings(set(base) | set(book.findings))
+        if not book.typeset and not live:  # typeset on the other core while this process writes the rest
+            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper.lower(), studio)))
+        progress("book", 1, 1)
+    # 2. write
+    out = ws.output_dir(game)
+    result = JobResult(findings=findings)
+    made: list[Output] = []  # what this process writes while the twin (if any) writes the sheets and packs
+    if opts.png:
+        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress)
+        total = sum(o.size for o in pngs.outputs)
+        made.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
+                                        f"({total / 1048576:.1f} MB)"))
+    validation, pages = _reports(studio, findings, progress)
+    made += pages
+    if book is not None and book.typeset:
+        from .rulebook import write_rulebook
+
+        made += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
+    elif book is not None and live:
+        result.later = lambda: _typeset_later(studio, opts, base, findings)
+        result.pending = "the rulebook is being typeset"
+    elif book is not None:
+        rest = _typeset_later(studio, opts, base, findings, typesetter, save=False)
+        made.append(rest.outputs[-1])  # the rulebook (the reports, if written again, are listed already)
+        result.findings = rest.findings
+    printed = None
+    if twin is not None:
+        try:
+            printed = twin.answer()
+            _keep_used(studio, printed.used)
+        except TwinLost:
+            pass  # LiveBuild closes it; this build makes the sheets and packs itself
+    printed = printed or print_half(studio, opts, progress)
+    result.outputs += [validation, *printed.sheets, *made, *printed.packs]
+    result.notes += printed.notes
+    for target in opts.exports:
+        from .export import run_export
+
+        exported = run_export(ws, game, target, studio=studio)
+        result.outputs.append(Output(out / "export" / target, f"{len(exported.outputs)} files for {target}"))
+        result.notes += exported.notes
+    save_disk_cache(studio)
+    return result
+
+
+def _reports(studio: Studio, findings: list[Finding], progress: Progress = quiet) -> tuple[Output, list[Output]]:
+    """What shows the findings: the validation report, and the gallery and set report."""
+    from ..gallery.page import write_gallery
+    from ..gallery.report import build_report
+    from ..project.check import CheckResult, summary_line
+
+    out = studio.ws.output_dir(studio.game)
+    text = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))
+    validation = Output(write_atomic(out / "validation.txt", text + "\n"), "validation report")
+    progress("gallery", 0, 1)
+    page = write_gallery(studio, findings, out / "gallery")
+    pages = [Output(page.path, f"gallery of {page.cards} cards with their findings"),
+             Output(build_report(studio, findings, out / "report"), "set report with plots")]
+    progress("gallery", 1, 1)
+    return validation, pages
+
+
+def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
+    try:
+        if twin is not None:
+            twin.ask()
+        return twin
+    except TwinLost:
+        twin.close()  # type: ignore[union-attr]
+        return None
+
+
+def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], shown: list[Finding],
+                   typesetter: "Twin[Rulebook] | None" = None, save: bool = True) -> JobResult:
+    """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when typesetting
+    found more (a picture the book may not read), the validation report, gallery and set report are written
+    again. A live rebuild's second step, and the end of a build that typeset its book on the other core."""
+    from .rulebook import cached_rulebook, write_rulebook
+
+    paper = opts.paper.lower()
+    book = None
+    if typesetter is not None:
+        try:
+            book = typesetter.answer()
+        except TwinLost:
+            pass  # typeset here instead
+        finally:
+            typesetter.close()
+    book = book or cached_rulebook(studio.ws, studio.game, paper, studio)
+    findings = sort_findings(set(base) | set(book.findings))
+    result = JobResult(findings=findings)
+    if findings != shown:
+        validation, pages = _reports(studio, findings)
+        result.outputs += [validation, *pages]
+    result.outputs += write_rulebook(book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper)[:1]
+    if save:
+        save_disk_cache(studio)
+    return result
+
+
+@dataclass
+class Half:
+    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and the draft
+    night's packs, written, and what the summary says of them."""
+
+    sheets: list[Output] = field(default_factory=list)
+    packs: list[Output] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    used: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))  # cache faces, recordings read
+
+
+def _cache_use(studio: Studio) -> tuple[set[str], set[str]]:
+    store = studio.renderer.store
+    return (set(store.used), set(store.recordings.used)) if isinstance(store, FaceCache) else (set(), set())
+
+
+def _keep_used(studio: Studio, used: tuple[set[str], set[str]]) -> None:
+    """What the twin read from the face cache stays in it when this process saves it."""
+    store = studio.renderer.store
+    if isinstance(store, FaceCache):
+        store.used |= used[0] & set(store.entries)
+        store.recordings.used |= used[1] & set(store.recordings)
+
+
+def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -> Half:
+    """Write the print sheets and the draft night's packs."""
+    half = Half()
+    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
+    chosen, _ = choose_cards(studio, sheet_opts)
+    out = studio.ws.output_dir(studio.game)
+    if chosen:
+        sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress)
+        half.sheets.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
+        half.notes.extend(f"warning: {w}" for w in sheets.warnings)
+    else:
+        half.notes.append("no print sheets: no card is in the print run (the findings say why)")
+    if studio.model.packs:
+        progress("packs", 0, 1)
+        half.packs = _draft_night(studio, opts, half.notes)
+        progress("packs", 1, 1)
+    return half
+
+
+class LiveBuild:
+    """`build --watch`: each rebuild split over two cores, between this process and a twin forked after the
+    first build (twin.py), each keeping its memory warm from one rebuild to the next. Without a twin (one
+    core, no fork, or it was lost) a rebuild is an ordinary build."""
+
+    def __init__(self, ws: Workspace, game: str, opts: BuildOptions) -> None:
+        self.ws, self.game, self.opts = ws, game, opts
+        self.twin: Twin[Half] | None = None
+        self.started = False
+
+    def __call__(self) -> JobResult:
+        twin = self.twin
+        try:
+            return build_game(self.ws, self.game, self.opts, twin=twin, live=True)
+        finally:
+            if twin is not None and twin.lost:  # this build made the printed half itself; so will the next ones
+                self.close()
+
+    def warm(self) -> None:
+        """After the first build: fork the twin, which makes the printed half from then on."""
+        if not self.started:
+            self.started = True
+            self.twin = Twin.fork(self._printed)
+
+    def _printed(self) -> Half:
+        studio = with_disk_cache(open_studio(self.ws, self.game))
+        half = print_half(studio, self.opts)
+        half.used = _cache_use(studio)  # this process never saves the cache: the other one does, keeping these
+        return half
+
+    def close(self) -> None:
+        if self.twin is not None:
+            self.twin.close()
+            self.twin = None
+
+
+def _draft_night(studio: Studio, opts: BuildOptions, notes: list[str]) -> list[Output]:
+    """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
+    from ..model.packs import load_format
+    from ..packs.deal import deal
+    from ..packs.report import label_fields
+    from .packs import capacity, deal_files, default_players, write_deal
+
+    model = studio.model
+    try:
+        fmt = load_format(model, studio.check.catalog)
+        seed = opts.seed if opts.seed is not None else model.draft.seed
+        seed = 1 if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
+        players = opts.players if opts.players is not None else default_players(fmt, model)
+        d = deal(fmt, studio.game, players, seed)
+        files = deal_files(studio.ws, studio.game, d, studio.check.catalog, label_fields(model),
+                           sheets=True, studio=studio)
+    except CardgenError as exc:
+        notes.append(f"packs not dealt: {exc.message}")
+        return []
+    notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
+    return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)

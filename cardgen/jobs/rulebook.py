@@ -1,0 +1,48 @@
+"""The rulebook job: build the book in memory, then write it (and the HTML beside it) atomically."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.output import JobResult, Output, write_atomic
+from ..core.workspace import Workspace
+from ..project.studio import Studio
+from ..rulebook.booklet import FLIP, impose, sheet_for
+from ..rulebook.build import Rulebook, build_rulebook, inputs_digest
+
+
+def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
+                 out: Path | None = None, studio: Studio | None = None) -> JobResult:
+    book = build_rulebook(ws, game, paper, gallery, studio)
+    path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
+    return JobResult(write_rulebook(book, path, paper, booklet), findings=book.findings)
+
+
+def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False) -> list[Output]:
+    """The book's PDF (imposed as a booklet if asked) and its HTML beside it."""
+    pdf = impose(book.pdf, paper) if booklet else book.pdf
+    sheet = sheet_for(paper, (0.0, 0.0))[0]
+    what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} {sheet} sheets: "
+                                             f"{FLIP}" if booklet else "")
+    return [Output(write_atomic(path, pdf), what),
+            Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
+
+
+def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: bool = True) -> Rulebook:
+    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
+    (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
+    from ..load.plaindata import findings_from_plain, findings_to_plain
+    from ..speed.cache import Store
+
+    store, name = Store(ws.output_dir(game) / ".cache"), f"rulebook-{inputs_digest(ws, game, paper)}"
+    kept = store.get(name)
+    if isinstance(kept, tuple) and len(kept) == 4:
+        try:
+            html, pdf, pages, findings = kept
+            if isinstance(html, str) and isinstance(pdf, bytes) and isinstance(pages, int):
+                return Rulebook(html, pdf, pages, findings_from_plain(findings))
+        except (TypeError, ValueError):  # signed by us, yet not this shape: built afresh
+            pass
+    book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
+    if book.typeset:
+        store.put(name, (book.html, book.pdf, book.pages, findings_to_plain(book.findings)), "rulebook-*")
+    return book

@@ -1,0 +1,1 @@
+"""Live: the watch loop, the twin process and the gallery server's warm state."""

@@ -1,0 +1,1 @@
+"""Print run: which cards, how many, on what paper; print sheets and PNG faces."""

@@ -1,0 +1,1 @@
+"""Project: a workspace, one loaded game (Studio), and every finding it has."""
