@@ -209,3 +209,30 @@ def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> N
         assert result.exit_code == 0 and "cannot write" not in result.output and "refusing" not in result.output, \
             (args, result.output)
     assert all(p.is_dir() for p in kept)
+
+
+def test_a_font_touched_but_unchanged_changes_no_byte_of_the_sheets(scratch_ws: Workspace) -> None:
+    """Face keys are in the PDF: they name fonts by content, so a reinstall (same bytes, new file times) prints
+    the same file; a font that really changed still lays the faces out again (test above)."""
+    import os
+
+    from click.testing import CliRunner
+
+    from cardgen.cli.main import main
+    from cardgen.render.fonts import BUNDLED
+
+    fonts = scratch_ws.root / "fonts"
+    fonts.mkdir()
+    for stem in ("Lato-Regular", "Lato-Bold", "CharisSIL-Regular", "Vollkorn-Bold"):
+        shutil.copy(BUNDLED / f"{stem}.ttf", fonts / f"{stem}.ttf")
+    sheets = scratch_ws.output_dir("clean") / "sheets.pdf"
+
+    def build() -> bytes:
+        result = CliRunner().invoke(main, ["--root", str(scratch_ws.root), "--no-cache", "sheets", "clean"])
+        assert result.exit_code in (0, 1), result.output
+        return sheets.read_bytes()
+
+    first = build()
+    for font in fonts.iterdir():
+        os.utime(font, ns=(1_000_000_000, 1_000_000_000))
+    assert build() == first

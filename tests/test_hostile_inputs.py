@@ -281,3 +281,12 @@ def test_a_root_that_is_a_file_or_lies_under_one_is_exit_2(tmp_path: Path) -> No
         result = CliRunner().invoke(main, ["--root", str(root), "validate", GAME])
         assert result.exit_code == 2 and "internal error" not in result.output
         assert len(result.output.strip().splitlines()[-1]) < 200
+
+
+def test_template_whole_numbers_are_ascii_digits_of_a_sane_length() -> None:
+    """`max_lines: "²"` passed isdigit() and then failed int(); 5,000 digits met Python's conversion limit."""
+    from cardgen.render.values import _value_problem
+
+    assert _value_problem("max_lines", "²") == "is '²', not a whole number"
+    assert _value_problem("max_lines", "9" * 5000) == f"is {('9' * 40)!r}, not a whole number"
+    assert _value_problem("max_lines", " 3 ") is None

@@ -85,6 +85,18 @@ class FaceStore(Protocol):
     def save(self) -> None: ...
 
 
+_FONT_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def font_digest(path: Path) -> str:
+    """A font file's content digest, read once per process for each (path, size, time) it is seen with."""
+    stamp = file_stamp(path)
+    found = _FONT_DIGESTS.get(stamp)
+    if found is None:
+        found = _FONT_DIGESTS[stamp] = hashlib.sha1(path.read_bytes()).hexdigest()[:16]
+    return found
+
+
 class FaceRenderer:
     """Prepares and draws faces for one game; prepared faces are memoised by content."""
 
@@ -108,12 +120,13 @@ class FaceRenderer:
         return self._measurers[family]
 
     def fonts_print(self, template: Template) -> str:
-        """The template's font files as they are now (a replaced font changes every layout)."""
+        """The template's font files by content (a replaced font changes every layout; a font only touched or
+        reinstalled, same bytes, changes nothing: face keys are in the PDF, whose bytes must not follow a
+        file's time)."""
         if template.file not in self._font_prints:
             stems = sorted({stem for family in template.fonts.values() for stem in family.values()})
             self._font_prints[template.file] = "|".join(
-                f"{s}:{st.st_size}:{st.st_mtime_ns}" for s in stems
-                for st in [self.fonts._path(s).stat()] if self.fonts.exists(s))
+                f"{s}:{font_digest(self.fonts._path(s))}" for s in stems if self.fonts.exists(s))
         return self._font_prints[template.file]
 
     def key(self, card: Card | None, template: Template, bleed: float) -> str:

@@ -94,13 +94,14 @@ def _value_problem(key: str, value: str | int | float) -> str | None:
         low, high = NUMBER_KEYS[key]
         try:
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return f"is {str(value)[:40]!r}, not a number"
         return f"is {number:g}, outside {low:g}-{high:g}" if not low <= number <= high else None
     if key in WHOLE_KEYS:
         low, high = WHOLE_KEYS[key]
         whole = value if isinstance(value, int) and not isinstance(value, bool) else \
-            int(value) if isinstance(value, str) and value.strip().isdigit() else None
+            int(value) if isinstance(value, str) and value.strip().isdecimal() and value.strip().isascii() \
+            and len(value.strip()) <= 16 else None
         if whole is None:
             return f"is {str(value)[:40]!r}, not a whole number"
         return f"is {whole}, outside {low}-{high}" if not low <= whole <= high else None
