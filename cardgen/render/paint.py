@@ -8,7 +8,7 @@ from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.game import GameModel
-from . import imagefile
+from . import imagefile, rl
 from . import richtext as rt
 from .face import OVERFLOW_RED, Op, PreparedFace
 from .fonts import FontSet
@@ -110,7 +110,7 @@ def define_icon_forms(c: Canvas, uses: set[tuple[str, str, bool, bool]], fonts: 
         _icon(c, letter, ICON_UNIT / 2, ICON_UNIT / 2, ICON_UNIT, fonts, font, model, outline, low)
         c.endForm()
         names[key] = name
-    c._cardgen_icons = names  # type: ignore[attr-defined]
+    rl.set_icon_forms(c, names)
 
 
 def _icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,

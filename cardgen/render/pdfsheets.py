@@ -6,7 +6,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Callable, Mapping
 
-from reportlab import rl_config
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -15,6 +14,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 from .. import __version__
 from ..core.units import size_name, to_mm
 from ..model.game import GameModel
+from . import rl
 from .face import PreparedFace
 from .fonts import FontSet
 from .paint import define_icon_forms, draw_face
@@ -39,7 +39,7 @@ def new_canvas(buffer: io.BytesIO, size: tuple[float, float], title: str, subjec
                press: bool = False) -> Canvas:
     """A canvas for byte-identical output; `press` makes it PDF/X-1a:2003 (render.press: CMYK, output intent)."""
     keep_compressed()
-    rl_config.useA85 = 0  # binary Flate streams: a quarter smaller than ASCII85, and faster to write
+    rl.binary_streams()  # binary Flate streams: a quarter smaller than ASCII85, and faster to write
     # the initial font is listed in every resource dictionary: make it an embedded TrueType font, not Helvetica
     options = dict(invariant=1, pageCompression=1, initialFontName=fonts.name(LABEL_FONT))
     if press:
@@ -61,7 +61,7 @@ def define_forms(c: Canvas, faces: Mapping[str, PreparedFace], fonts: FontSet, m
     """Each face once as a form (and each cost symbol the faces use, once, before them), replayed from its
     recording (render.pen): a face drawn by an earlier run or for another document is not drawn again."""
     recordings = recordings or Recordings(fonts)
-    enforce = c._enforceColorSpace
+    enforce = rl.colour_enforcer(c)
     played = {key: recordings.get(key, partial(draw_face, face=faces[key], fonts=fonts, model=model), enforce)
               for key in sorted(faces)}
     define_icon_forms(c, icon_keys(played.values()), fonts, model)
@@ -149,27 +149,23 @@ def _code(c: Canvas, fonts: FontSet, code: str, trim: tuple[float, float, float,
     bottom = y + (6 * MM if where == "back" else 1.2 * MM)
     text = text or Replayer(c, fonts)
     tx = left + w / 2 - stringWidth(code, font, size) / 2
-    c._code.append(f"q\n{_ink(c, white, False)}\n{_ink(c, GREY, True)}\n0.3 w\n"
+    rl.code(c).append(f"q\n{_ink(c, white, False)}\n{_ink(c, GREY, True)}\n0.3 w\n"
                    f"{_round_box(left, bottom, w, h, 1 * MM)}\nB*\n{_ink(c, black, False)}\n"
                    f"{text.text_code(LABEL_FONT, size, tx, bottom + 0.5 * MM + size * 0.2, code)}\nQ")
 
 
 def _ink(c: Canvas, colour: Any, stroke: bool) -> str:
     """The operator setting a colour, as the canvas would write it (CMYK on a press canvas)."""
-    saved = c._code
-    c._code = []
-    try:
+    with rl.captured(c) as lines:
         (c.setStrokeColor if stroke else c.setFillColor)(colour)
-        return "\n".join(c._code)
-    finally:
-        c._code = saved
+    return "\n".join(lines)
 
 
 def _round_box(x: float, y: float, w: float, h: float, r: float) -> str:
     """A rounded rectangle's path operators, from reportlab's own path object (as canvas.roundRect draws it)."""
     path = PDFPathObject()
     path.roundRect(x, y, w, h, r)
-    return "\n".join(path._code)
+    return rl.path_code(path)
 
 
 def write_sheets(plan: SheetPlan, faces: Mapping[str, PreparedFace], fonts: FontSet, model: GameModel,

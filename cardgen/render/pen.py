@@ -12,12 +12,11 @@ import threading
 import zlib
 from typing import Any, Callable, Iterable, MutableMapping, Union
 
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import imagefile
+from . import imagefile, rl
 from .fonts import FontSet
+from .rl import fp_str
 
 # One text run: (font stem, size as written, "1 0 0 1 x y Tm" or None where the run continues the previous one,
 # text): numbers are formatted once, when recorded, not at every replay.
@@ -40,7 +39,7 @@ class _TextRecorder:
         self.y: float | None = y
         self.origin = (x, y)  # the line's start, and what was drawn since (a run continuing the text after a
         self.since: list[tuple[str, float, str]] = []  # colour change must say where it starts)
-        self.font, self.size = canvas._fontname, canvas._fontsize
+        self.font, self.size = rl.font_state(canvas)
 
     def setFillColor(self, colour: Any) -> None:
         self.canvas.drawText(self)  # runs so far keep the colour they were drawn in
@@ -89,7 +88,7 @@ class RecordingCanvas(Canvas):
         return stem
 
     def record(self, draw: Callable[[Canvas], None]) -> Recording:
-        self._code: list[str] = []
+        rl.restart_code(self)
         self.parts = []
         self.volatile = False
         self.init_graphics_state()
@@ -98,9 +97,10 @@ class RecordingCanvas(Canvas):
         return self.parts
 
     def _flush(self) -> None:
-        if self._code:
-            self.parts.append("\n".join(self._code))
-            self._code = []
+        lines = rl.code(self)
+        if lines:
+            self.parts.append("\n".join(lines))
+            rl.restart_code(self)
 
     def _mark(self, part: tuple) -> None:
         self._flush()
@@ -108,7 +108,7 @@ class RecordingCanvas(Canvas):
 
     # text: recorded as Unicode runs
     def setFont(self, psfontname: str, size: float, leading: float | None = None) -> None:
-        self._fontname, self._fontsize = psfontname, size
+        rl.set_font_state(self, psfontname, size)
 
     def beginText(self, x: float = 0, y: float = 0, direction: Any = None) -> Any:
         return _TextRecorder(self, x, y)
@@ -120,20 +120,18 @@ class RecordingCanvas(Canvas):
 
     def drawString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         if text:
-            self._mark(("T", ((self.stem(self._fontname), fp_str(self._fontsize), _origin(x, y), text),)))
+            name, size = rl.font_state(self)
+            self._mark(("T", ((self.stem(name), fp_str(size), _origin(x, y), text),)))
 
     def drawCentredString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
-        self.drawString(x - self.stringWidth(text, self._fontname, self._fontsize) / 2, y, text)
+        self.drawString(x - self.stringWidth(text, *rl.font_state(self)) / 2, y, text)
 
     def drawRightString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
-        self.drawString(x - self.stringWidth(text, self._fontname, self._fontsize), y, text)
+        self.drawString(x - self.stringWidth(text, *rl.font_state(self)), y, text)
 
     # resources: named by the document the recording is replayed into
     def _alpha(self, key: str, value: float) -> None:
-        before = len(self._code)
-        self._extgstate.set(self, key, value)  # reportlab's own bookkeeping: emitted only when it changes
-        if len(self._code) > before:
-            self._code.pop()
+        if rl.alpha_changed(self, key, value):  # reportlab's own bookkeeping: emitted only when it changes
             self._mark(("A", key, value))
 
     def setFillAlpha(self, a: float) -> None:
@@ -189,29 +187,23 @@ FLATE = KeptFlate()
 
 def keep_compressed() -> None:
     """Route reportlab's Flate filter (pages, forms, font subsets: it is one shared object) through FLATE."""
-    pdfdoc.PDFZCompress.encode = FLATE.encode  # type: ignore[method-assign]
+    rl.route_flate(FLATE.encode)
 
 
-class FaceForm(pdfdoc.PDFObject):
+class FaceForm(rl.StreamForm):
     """A face as a Form XObject written directly: its content stream, compressed, and a reference to the
     resources every face of the document shares (one dictionary instead of one per face)."""
 
-    __RefOnly__ = 1
-
-    def __init__(self, content: str, width: float, height: float, resources: pdfdoc.PDFObjectReference) -> None:
-        self.content, self.width, self.height, self.resources = content, width, height, resources
+    def __init__(self, content: str, width: float, height: float, resources: Any) -> None:
+        super().__init__(width, height, resources)
+        self.content = content
         self.compressed: bytes | None = None  # made ahead of time by a Replayer's background thread
         self.compressor: threading.Thread | None = None
 
-    def format(self, document: Any) -> bytes:
+    def compressed_content(self) -> bytes:
         if self.compressor is not None:
             self.compressor.join()  # ended, not only done: no thread outlives the document (forking checks)
-        compressed = self.compressed if self.compressed is not None else FLATE.encode(self.content.encode("latin-1"))
-        data = document.encrypt.encode(compressed)
-        head = (f"<< /BBox [0 0 {fp_str(self.width)} {fp_str(self.height)}] /Filter /FlateDecode /FormType 1 "
-                f"/Length {len(data)} /Matrix [1 0 0 1 0 0] /Resources ").encode() + \
-            self.resources.format(document) + b" /Subtype /Form /Type /XObject >>"
-        return head + b"\nstream\n" + data + b"\nendstream\n"
+        return self.compressed if self.compressed is not None else FLATE.encode(self.content.encode("latin-1"))
 
 
 RESOURCES = "cardgenFaceResources"
@@ -232,17 +224,14 @@ class Replayer:
         self._encoded: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._states: dict[tuple[str, float], str] = {}
         self._xobjects: set[str] = set()
-        self._resources = pdfdoc.PDFObjectReference(RESOURCES)
+        self._resources = rl.reference(RESOURCES)
         self._forms: list[FaceForm] = []
 
     def _encode(self, stem: str, text: str) -> list[tuple[str, str]]:
         """(subset font name, escaped string) pieces of a run, memoised: names and labels repeat."""
         got = self._encoded.get((stem, text))
         if got is None:
-            font = self.fonts.get(stem)
-            doc = self.c._doc
-            got = [(font.getSubsetInternalName(subset, doc), self.c._escape(codes))
-                   for subset, codes in font.splitString(text, doc)]
+            got = rl.subset_runs(self.c, self.fonts.get(stem), text)
             self._encoded[stem, text] = got
         return got
 
@@ -267,10 +256,8 @@ class Replayer:
     def form(self, name: str, recording: Recording, width: float, height: float) -> None:
         """Define the form `name` (placed with canvas.doForm) from a recording."""
         c = self.c
-        page_code, page_forms = c._code, c._formsinuse
         code: list[str] = []
-        c._code, c._formsinuse = code, []  # pictures and symbol forms drawn by the canvas land here
-        try:
+        with rl.drawing_into(c, code) as used:  # pictures and symbol forms drawn by the canvas land here
             for part in recording:
                 if isinstance(part, str):
                     code.append(part)
@@ -290,14 +277,12 @@ class Replayer:
                     _, key, cx, cy, d = part
                     scale = fp_str(d / ICON_UNIT)
                     code.append(f"q\n1 0 0 1 {fp_str(cx - d / 2)} {fp_str(cy - d / 2)} cm\n{scale} 0 0 {scale} 0 0 cm")
-                    c.doForm(c._cardgen_icons[key])
+                    c.doForm(rl.icon_form(c, key))
                     code.append("Q")
-            self._xobjects.update(c._formsinuse)
-        finally:
-            c._code, c._formsinuse = page_code, page_forms
+        self._xobjects.update(used)
         form = FaceForm("\n".join(code), width, height, self._resources)
         self._forms.append(form)
-        c._doc.Reference(form, pdfdoc.xObjectName(name))
+        rl.define_form(c, form, name)
 
     def finish(self) -> None:
         """The faces' shared resources: every font, the pictures and symbol forms, the transparency states.
@@ -310,13 +295,7 @@ class Replayer:
                 form.compressor = worker
             worker.start()
         self._forms = []
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
-        names = sorted({pdfdoc.xObjectName(n) for n in self._xobjects})
-        resources.XObject = {n: pdfdoc.PDFObjectReference(n) for n in names}
-        resources.ExtGState = {name: pdfdoc.PDFDictionary({key: value}) for (key, value), name in self._states.items()}
-        self.c._doc.Reference(resources, RESOURCES)
+        rl.define_resources(self.c, RESOURCES, self._xobjects, self._states)
 
 
 class Recordings:

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color, toColor
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from . import imagefile
+from . import imagefile, rl
 from .face import Op, PreparedFace
 from .values import rgb255
 
@@ -114,29 +113,9 @@ def flatten(face: PreparedFace) -> PreparedFace:
     return replace(face, key=f"{face.key}-press", ops=ops)
 
 
-class _PDFXInfo(pdfdoc.PDFInfo):
-    """The document information dictionary with the PDF/X version key (Trapped is already False)."""
-
-    def format(self, document: Any) -> bytes:
-        text: bytes = super().format(document)
-        return text.replace(b"/Trapped", b"/GTS_PDFXVersion (" + PDFX_VERSION.encode() + b") /Trapped", 1)
-
-
 def press_canvas(buffer: Any, size: tuple[float, float], **kwargs: Any) -> Canvas:
     """A reportlab canvas that writes PDF 1.4, converts every colour set on it (and its text objects) to CMYK,
     and ends up with the output intent and PDF/X keys."""
     c = Canvas(buffer, pagesize=size, pdfVersion=(1, 4), enforceColorSpace=to_cmyk, **kwargs)
-    doc = c._doc
-    info = _PDFXInfo()
-    info.__dict__.update(doc.info.__dict__)
-    doc.info = info
-    stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"N": 4}), profile_bytes(), filters=[pdfdoc.PDFZCompress])
-    intent = pdfdoc.PDFDictionary({
-        "Type": pdfdoc.PDFName("OutputIntent"), "S": pdfdoc.PDFName("GTS_PDFX"),
-        "OutputConditionIdentifier": pdfdoc.PDFString("Custom"), "OutputCondition": pdfdoc.PDFString(CONDITION),
-        "Info": pdfdoc.PDFString(CONDITION), "RegistryName": pdfdoc.PDFString("http://www.color.org"),
-        "DestOutputProfile": doc.Reference(stream, "cardgenCMYKProfile"),
-    })
-    doc.Catalog.OutputIntents = pdfdoc.PDFArray([intent])
-    doc.Catalog.__NoDefault__ = [*pdfdoc.PDFCatalog.__NoDefault__, "OutputIntents"]
+    rl.make_pdfx(c, PDFX_VERSION, profile_bytes(), CONDITION)
     return c
