@@ -49,6 +49,9 @@ def test_edits_re_lay_out_exactly_the_faces_they_affect(scratch_ws: Workspace, m
 
     for stem in ("Lato-Regular", "Lato-Bold", "CharisSIL-Regular", "Vollkorn-Bold"):
         shutil.copy(BUNDLED / f"{stem}.ttf", fonts / f"{stem}.ttf")  # the workspace's own copies win
+    assert laid_out(scratch_ws, monkeypatch) == []  # the same bytes: fonts are known by content
+    for stem in ("Lato-Regular", "CharisSIL-Regular", "Vollkorn-Bold"):  # other bytes under the same names
+        shutil.copy(BUNDLED / "Lato-Bold.ttf", fonts / f"{stem}.ttf")
     assert laid_out(scratch_ws, monkeypatch) != []  # a replaced font re-lays out the faces that use it
 
 

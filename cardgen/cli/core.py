@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Callable, NoReturn
 import click
 
 from .. import __version__
-from ..core.errors import CardgenError, Finding, Severity, count
+from ..core.errors import CardgenError, Finding, Severity, count, did_you_mean
+from ..core.options import DUPLEX, INKS, LAYOUTS, STANDARD, Paper, parse_paper
+from ..core.units import UnitError
 from ..core.workspace import Workspace
 from ..rulebook import PAGES
 
@@ -198,7 +200,47 @@ WATCH = click.option("--watch", is_flag=True,
                            "templates or fonts (Ctrl-C stops).")
 
 
-INK = click.option("--ink", type=click.Choice(["normal", "low"]), default="normal", show_default=True,
+class PaperType(click.ParamType):
+    """--paper: a standard paper's name or WIDTHxHEIGHT with units, parsed once into a Paper."""
+
+    name = "text"  # the metavar --help shows, as before
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Paper:
+        if isinstance(value, Paper):
+            return value
+        try:
+            return parse_paper(str(value))
+        except UnitError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class Choice(click.Choice):
+    """click's Choice, with 'did you mean …?' on a near miss ('lng': 'long')."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            hint = did_you_mean(str(value), [str(c) for c in self.choices])
+            if not hint:
+                raise
+            self.fail(f"{exc.message.rstrip('.')}; {hint}", param, ctx)
+
+
+class PaperChoice(Choice):
+    """--paper among a few standard papers (the rulebook's pages), as a Paper."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Paper:
+        if isinstance(value, Paper):
+            return value
+        return STANDARD[super().convert(value, param, ctx)]
+
+
+PAPER = PaperType()
+DUPLEX_CHOICE = Choice(DUPLEX)
+LAYOUT_CHOICE = Choice(LAYOUTS)
+
+INK = click.option("--ink", type=Choice(INKS), default="normal", show_default=True,
                     help="low: white ground, coloured outlines and type only (same layout): a playtest print run "
                          "for a fraction of the toner.")
 

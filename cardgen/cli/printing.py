@@ -7,12 +7,17 @@ from pathlib import Path
 import click
 
 from ..core.errors import suggest
+from ..core.options import Duplex, Ink, Layout, Paper
 from ..export import TARGETS
 from .core import (
     DECK,
+    DUPLEX_CHOICE,
     INK,
+    LAYOUT_CHOICE,
+    PAPER,
     RULEBOOK_PAPERS,
     WATCH,
+    PaperChoice,
     finish,
     main,
     parse_offset,
@@ -25,12 +30,13 @@ from .core import (
 
 @main.command()
 @click.argument("game")
-@click.option("--paper", default="a4", show_default=True, help="a4, letter, legal, a3, a5 or WxH (e.g. '8.5in x 11in').")
+@click.option("--paper", type=PAPER, default="a4", show_default=True,
+              help="a4, letter, legal, a3, a5 or WxH (e.g. '8.5in x 11in').")
 @click.option("--copies", type=click.Choice(["one", "collation", "deck"]), default=None,
               help="one of each design, the model's print run (default), or the --deck list.")
 @DECK
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True)
-@click.option("--layout", type=click.Choice(["shared-cut", "gutter"]), default="shared-cut", show_default=True)
+@click.option("--duplex", type=DUPLEX_CHOICE, default="long", show_default=True)
+@click.option("--layout", type=LAYOUT_CHOICE, default="shared-cut", show_default=True)
 @click.option("--bleed", help="Bleed around each card, with unit (default: the template's).")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
 @click.option("--only", help="Only cards for which this expression is true, e.g. \"card.rarity == 'rare'\".")
@@ -46,9 +52,9 @@ from .core import (
 @WATCH
 @strict_option
 @click.pass_context
-def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: Path | None, duplex: str,
-           layout: str, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
-           back_offset: tuple[float, float], ink: str, changed_since: str | None, versions: bool, out: Path | None,
+def sheets(ctx: click.Context, game: str, paper: Paper, copies: str | None, deck: Path | None, duplex: Duplex,
+           layout: Layout, bleed: str | None, crop_marks: bool, only: str | None, calibration: bool,
+           back_offset: tuple[float, float], ink: Ink, changed_since: str | None, versions: bool, out: Path | None,
            watch: bool, strict: bool) -> None:
     """Print sheets for GAME: cards on a centred grid with crop marks and mirrored duplex backs."""
     from ..jobs.sheets import run_sheets
@@ -85,7 +91,7 @@ def sheets(ctx: click.Context, game: str, paper: str, copies: str | None, deck: 
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder (default output/GAME/…).")
 @click.pass_context
 def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: int, preset: str | None,
-           only: str | None, press: bool | None, ink: str, deck: Path | None, image_base: str | None,
+           only: str | None, press: bool | None, ink: Ink, deck: Path | None, image_base: str | None,
            out: Path | None) -> None:
     """Export GAME for Tabletop Simulator, Cockatrice, Draftmancer or print on demand, or as PNG faces."""
     if png == bool(target):
@@ -117,7 +123,8 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
 
 @main.command()
 @click.argument("game")
-@click.option("--paper", default="a4", show_default=True, help="Sheets: any paper; the rulebook: a4, letter or a5.")
+@click.option("--paper", type=PAPER, default="a4", show_default=True,
+              help="Sheets: any paper; the rulebook: a4, letter or a5.")
 @click.option("--no-png", is_flag=True, help="Skip the PNG export.")
 @click.option("--no-rulebook", is_flag=True, help="Skip the rulebook.")
 @click.option("--exports", default="", help="Comma-separated export targets, e.g. tts,cockatrice (none by default).")
@@ -128,8 +135,8 @@ def export(ctx: click.Context, game: str, target: str | None, png: bool, dpi: in
 @WATCH
 @strict_option
 @click.pass_context
-def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: bool, exports: str,
-          players: int | None, seed: int | None, ink: str, watch: bool, strict: bool) -> None:
+def build(ctx: click.Context, game: str, paper: Paper, no_png: bool, no_rulebook: bool, exports: str,
+          players: int | None, seed: int | None, ink: Ink, watch: bool, strict: bool) -> None:
     """Validate GAME, then write everything it can produce into output/GAME/ (exit 1 if the data has errors)."""
     from ..jobs.build import BuildOptions, LiveBuild, build_game
     targets = tuple(t.strip() for t in exports.split(",") if t.strip())
@@ -137,7 +144,7 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
         if t not in TARGETS:
             raise click.BadParameter(suggest(f"unknown export target '{t}' (targets: {', '.join(TARGETS)})", t,
                                              list(TARGETS)), param_hint="'--exports'")
-    if not no_rulebook and paper.lower() not in RULEBOOK_PAPERS:
+    if not no_rulebook and paper.name not in RULEBOOK_PAPERS:
         raise click.BadParameter(f"the rulebook is laid out on {', '.join(RULEBOOK_PAPERS)}, not '{paper}'; "
                                  "choose one of those or add --no-rulebook", param_hint="'--paper'")
     ws = ws_from(ctx)
@@ -153,13 +160,13 @@ def build(ctx: click.Context, game: str, paper: str, no_png: bool, no_rulebook: 
 
 @main.command()
 @click.argument("game")
-@click.option("--paper", type=click.Choice(RULEBOOK_PAPERS), default="a4", show_default=True)
+@click.option("--paper", type=PaperChoice(RULEBOOK_PAPERS), default="a4", show_default=True)
 @click.option("--booklet", is_flag=True, help="Impose two pages per side in saddle-stitch order (fold and staple).")
 @click.option("--gallery", is_flag=True, help="Add an appendix with every card.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: output/GAME/rulebook.pdf.")
 @strict_option
 @click.pass_context
-def rulebook(ctx: click.Context, game: str, paper: str, booklet: bool, gallery: bool, out: Path | None,
+def rulebook(ctx: click.Context, game: str, paper: Paper, booklet: bool, gallery: bool, out: Path | None,
              strict: bool) -> None:
     """Build GAME's rulebook PDF from its Markdown chapters, model and card faces (exit 1 on its errors)."""
     from ..jobs.rulebook import run_rulebook

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..core.errors import CardgenError, Finding, sort_findings
+from ..core.options import A4, Ink, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
 from ..printrun.printing import (
@@ -13,6 +14,7 @@ from ..printrun.printing import (
     SheetOptions,
     choose_cards,
     export_pngs,
+    paper_named,
     quiet,
     sheet_bytes,
 )
@@ -27,14 +29,18 @@ if TYPE_CHECKING:
 
 @dataclass
 class BuildOptions:
-    paper: str = "a4"
+    paper: Paper = A4  # the sheets' paper, and the rulebook's (then a4, letter or a5)
     png: bool = True
     dpi: int = 300
     rulebook: bool = True
     exports: tuple[str, ...] = ()
     players: int | None = None  # draft night: default the model's draft.players or what one print run supports
     seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
-    ink: str = "normal"  # or "low": sheets and PNGs with a white ground, outlines and type
+    ink: Ink = "normal"  # sheets and PNGs
+
+    def __post_init__(self) -> None:
+        if isinstance(self.paper, str):  # a library caller's 'letter'
+            self.paper = paper_named(self.paper)
 
 
 def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet,
@@ -58,10 +64,10 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
         from .rulebook import cached_rulebook
 
         progress("book", 0, 1)
-        book = cached_rulebook(ws, game, opts.paper.lower(), studio, wait=False)  # made only when an input changed
+        book = cached_rulebook(ws, game, opts.paper, studio, wait=False)  # made only when an input changed
         findings = sort_findings(set(base) | set(book.findings))
         if not book.typeset and not live:  # typeset on the other core while this process writes the rest
-            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper.lower(), studio)))
+            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio)))
         progress("book", 1, 1)
     # 2. write
     out = ws.output_dir(game)
@@ -77,7 +83,7 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     if book is not None and book.typeset:
         from .rulebook import write_rulebook
 
-        made += write_rulebook(book, out / "rulebook.pdf", opts.paper.lower())[:1]
+        made += write_rulebook(book, out / "rulebook.pdf", opts.paper)[:1]
     elif book is not None and live:
         result.later = lambda: _typeset_later(studio, opts, base, findings)
         result.pending = "the rulebook is being typeset"
@@ -139,7 +145,7 @@ def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], show
     again. A live rebuild's second step, and the end of a build that typeset its book on the other core."""
     from .rulebook import cached_rulebook, write_rulebook
 
-    paper = opts.paper.lower()
+    paper = opts.paper
     book = None
     if typesetter is not None:
         try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.options import A4, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
 from ..project.studio import Studio
@@ -10,15 +11,21 @@ from ..rulebook.booklet import FLIP, impose, sheet_for
 from ..rulebook.build import Rulebook, build_rulebook, inputs_digest
 
 
-def run_rulebook(ws: Workspace, game: str, paper: str = "a4", booklet: bool = False, gallery: bool = False,
+def run_rulebook(ws: Workspace, game: str, paper: Paper | str = A4, booklet: bool = False, gallery: bool = False,
                  out: Path | None = None, studio: Studio | None = None) -> JobResult:
-    book = build_rulebook(ws, game, paper, gallery, studio)
+    book = build_rulebook(ws, game, page_name(paper), gallery, studio)
     path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
     return JobResult(write_rulebook(book, path, paper, booklet), findings=book.findings)
 
 
-def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False) -> list[Output]:
+def page_name(paper: Paper | str) -> str:
+    """The rulebook's page ('a4', 'letter' or 'a5'; build_rulebook refuses any other); a library caller may name it."""
+    return paper.name if isinstance(paper, Paper) else paper
+
+
+def write_rulebook(book: Rulebook, path: Path, paper: Paper | str, booklet: bool = False) -> list[Output]:
     """The book's PDF (imposed as a booklet if asked) and its HTML beside it."""
+    paper = page_name(paper)
     pdf = impose(book.pdf, paper) if booklet else book.pdf
     sheet = sheet_for(paper, (0.0, 0.0))[0]
     what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} {sheet} sheets: "
@@ -27,13 +34,13 @@ def write_rulebook(book: Rulebook, path: Path, paper: str, booklet: bool = False
             Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
 
 
-def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: bool = True) -> Rulebook:
+def cached_rulebook(ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True) -> Rulebook:
     """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
     (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
     from ..load.plaindata import findings_from_plain, findings_to_plain
     from ..speed.cache import Store
 
-    store, name = Store(ws.output_dir(game) / ".cache"), f"rulebook-{inputs_digest(ws, game, paper)}"
+    store, name = Store(ws.output_dir(game) / ".cache"), f"rulebook-{inputs_digest(ws, game, page_name(paper))}"
     kept = store.get(name)
     if isinstance(kept, tuple) and len(kept) == 4:
         try:
@@ -42,7 +49,7 @@ def cached_rulebook(ws: Workspace, game: str, paper: str, studio: Studio, wait: 
                 return Rulebook(html, pdf, pages, findings_from_plain(findings))
         except (TypeError, ValueError):  # signed by us, yet not this shape: built afresh
             pass
-    book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
+    book = build_rulebook(ws, game, page_name(paper), studio=studio, wait=wait)
     if book.typeset:
         store.put(name, (book.html, book.pdf, book.pages, findings_to_plain(book.findings)), "rulebook-*")
     return book

@@ -7,8 +7,9 @@ from typing import Callable
 
 from ..core import units
 from ..core.errors import CardgenError, Finding, Severity
+from ..core.options import A4, Duplex, Ink, Layout, Paper, parse_paper
 from ..core.output import JobResult, Output, inside, write_atomic
-from ..core.units import PAPERS, UnitError, length, size_name
+from ..core.units import UnitError, length, size_name
 from ..load.card import Card, file_stem
 from ..model.collation import print_run
 from ..project.changes import Change, card_version
@@ -29,28 +30,32 @@ def quiet(stage: str, done: int, total: int) -> None:
 
 @dataclass
 class SheetOptions:
-    paper: str = "a4"
+    """A print run's options as values (the command line parses them once: cli.options)."""
+
+    paper: Paper = A4
     copies: str = "collation"  # "one", "collation" or "deck"
     deck: Path | None = None
-    duplex: str = "long"
-    layout: str = "shared-cut"
+    duplex: Duplex = "long"
+    layout: Layout = "shared-cut"
     bleed: str | None = None  # default: the template's
     crop_marks: bool = True
     only: str | None = None
     calibration: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm
     out: Path | None = None
-    ink: str = "normal"  # or "low": white ground, coloured outlines and type (render.lowink)
+    ink: Ink = "normal"
     versions: bool = True  # each card's version (changes.card_version) small on its front
     changed_since: str | None = None  # a git revision: only the designs added or changed since, and a change log
 
+    def __post_init__(self) -> None:
+        if isinstance(self.paper, str):  # a library caller's 'letter': parsed here, as the command line would
+            object.__setattr__(self, "paper", paper_named(self.paper))
 
-def paper_size(name: str) -> tuple[float, float]:
-    key = name.lower()
-    if key in PAPERS:
-        return PAPERS[key]
+
+def paper_named(text: str) -> Paper:
+    """A paper from its name or size, for callers that are not the command line (a bad one: CardgenError)."""
     try:
-        return units.paper(name)
+        return parse_paper(text)
     except UnitError as exc:
         raise CardgenError(f"--paper: {exc}") from exc
 
@@ -74,13 +79,11 @@ def choose_cards(studio: Studio, opts: SheetOptions) -> tuple[list[tuple[Card, i
     return [(c, n) for c, n in chosen if keep(c) and studio.faces.for_card(c) is not None], findings
 
 
-def inked(faces: tuple[PreparedFace, PreparedFace | None], ink: str) -> tuple[PreparedFace, PreparedFace | None]:
+def inked(faces: tuple[PreparedFace, PreparedFace | None], ink: Ink) -> tuple[PreparedFace, PreparedFace | None]:
     """Both faces of a card in the chosen ink mode; a low-ink face has a key of its own (its forms and cached
     PNGs never mix with the full-colour ones)."""
     if ink == "normal":
         return faces
-    if ink != "low":
-        raise CardgenError(f"--ink must be normal or low, not '{ink}'")
     front, back = faces
     return low_ink(front), low_ink(back) if back is not None else None
 
@@ -97,10 +100,6 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
                 groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None, progress: Progress = quiet,
                 changes: list[Change] | None = None) -> SheetRun:
     """Render print sheets for (card, copies) pairs: faces of each card size on their own grid."""
-    if opts.duplex not in ("long", "short", "none"):
-        raise CardgenError(f"--duplex must be long, short or none, not '{opts.duplex}'")
-    if opts.layout not in ("gutter", "shared-cut"):
-        raise CardgenError(f"--layout must be gutter or shared-cut, not '{opts.layout}'")
     bleed = None
     if opts.bleed is not None:
         try:
@@ -121,10 +120,10 @@ def sheet_bytes(studio: Studio, opts: SheetOptions, chosen: list[tuple[Card, int
         progress("faces", i + 1, total)
     first = studio.faces.rules[0].front if studio.faces.rules else None
     base_size = (first.size, first.bleed) if first else ((180.0, 252.0), 0.0)
-    spec = SheetSpec(paper_size(opts.paper), base_size[0], base_size[1] if bleed is None else bleed,
+    spec = SheetSpec(opts.paper.size, base_size[0], base_size[1] if bleed is None else bleed,
                      opts.layout, crop_marks=opts.crop_marks, duplex=opts.duplex,
                      back_offset=(length(f"{opts.back_offset[0]}mm"), length(f"{opts.back_offset[1]}mm")),
-                     calibration=opts.calibration, paper_name=opts.paper)
+                     calibration=opts.calibration, paper_name=str(opts.paper))
     sizes = {key: ((face.width, face.height), face.bleed) for key, face in fronts.items()}
     plan = plan_sheets(items, spec, sizes, groups)
     title = f"{studio.model.name} print sheets"
@@ -188,7 +187,7 @@ class PngOptions:
     out: Path | None = None
     only: str | None = None
     cache: bool = False  # keep rendered PNGs in the workspace's output/GAME/.cache/png (build, export --png)
-    ink: str = "normal"
+    ink: Ink = "normal"
 
 
 def vendor_canvases(studio: Studio, vendor_key: str, cards: list[Card]) -> tuple[dict[str, Canvas], list[str]]:

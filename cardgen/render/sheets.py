@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from ..core.errors import CardgenError
+from ..core.options import Layout
 from ..core.units import PT_PER_UNIT, size_name, to_mm
 
 MM = PT_PER_UNIT["mm"]
@@ -22,10 +23,10 @@ class SheetSpec:
     paper: tuple[float, float]
     card: tuple[float, float]  # trim
     bleed: float
-    layout: str = "shared-cut"  # or "gutter"
+    layout: Layout = "shared-cut"
     gutter: float = 0.0
     crop_marks: bool = True
-    duplex: str = "long"  # "long", "short" or "none"
+    duplex: str = "long"  # a Duplex; typed str while render/pdfsheets.py flips it as a plain str
     back_offset: tuple[float, float] = (0.0, 0.0)  # points, applied to back pages only (+x right, +y up)
     calibration: bool = False
     paper_name: str = ""  # as the user gave it ('a4', 'letter'), for messages
@@ -59,7 +60,7 @@ class Grid:
         return self.cols * self.rows
 
 
-def _fits(n: int, size: float, bleed: float, gap: float, layout: str) -> float:
+def _fits(n: int, size: float, bleed: float, gap: float, layout: Layout) -> float:
     """Width of n cards in a row, including the bleed that is painted."""
     if layout == "gutter":
         return n * (size + 2 * bleed) + (n - 1) * gap

@@ -5,6 +5,8 @@ import io
 
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 
+from ..core.options import STANDARD, TABLOID, Paper
+
 
 def booklet_order(pages: int) -> list[tuple[int | None, int | None]]:
     """Sheet sides (left, right) as 0-based page indices; None is a blank page. Fronts and backs alternate."""
@@ -16,22 +18,24 @@ def booklet_order(pages: int) -> list[tuple[int | None, int | None]]:
     return [(a if a < pages else None, b if b < pages else None) for a, b in sides]
 
 
-# the sheet a booklet of each page size is printed on (landscape), in points: exactly the paper in the tray
-SHEETS: dict[str, tuple[str, tuple[float, float]]] = {
-    "a5": ("A4", (841.8898, 595.2756)), "a4": ("A3", (1190.5512, 841.8898)), "letter": ("tabloid", (1224.0, 792.0))}
+# the sheet a booklet of each page size is printed on (landscape): exactly the paper in the tray
+SHEETS: dict[str, Paper] = {"a5": STANDARD["a4"], "a4": STANDARD["a3"], "letter": TABLOID}
+SHEET_LABELS = {"a4": "A4", "a3": "A3", "tabloid": "tabloid"}  # as the printed note and the summary say it
 FLIP = "print double-sided, flip on the SHORT edge, at 100 %; fold in half and staple"
 
 
-def sheet_for(paper: str | None, page: tuple[float, float]) -> tuple[str, tuple[float, float]]:
+def sheet_for(paper: Paper | str | None, page: tuple[float, float]) -> tuple[str, tuple[float, float]]:
     """The paper a booklet of these pages goes on: the standard sheet twice the page (A5 pages on A4)."""
     from . import PAGES
 
-    if paper is None:  # from the page size
+    name = paper.name if isinstance(paper, Paper) else paper  # a page's name ('a5') from a library caller
+    if name is None:  # from the page size
         mm = (page[0] * 25.4 / 72, page[1] * 25.4 / 72)
-        paper = next((k for k, (_, size) in PAGES.items() if abs(size[0] - mm[0]) < 1 and abs(size[1] - mm[1]) < 1),
-                     None)
-    if paper in SHEETS:
-        return SHEETS[paper]
+        name = next((k for k, (_, size) in PAGES.items() if abs(size[0] - mm[0]) < 1 and abs(size[1] - mm[1]) < 1),
+                    None)
+    if name in SHEETS:
+        sheet = SHEETS[name]
+        return SHEET_LABELS[sheet.name], sheet.landscape()
     return ("custom", (2 * page[0], page[1]))
 
 
@@ -55,7 +59,7 @@ def _note(size: tuple[float, float], text: str) -> PageObject:
     return PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
 
 
-def impose(pdf: bytes, paper: str | None = None) -> bytes:
+def impose(pdf: bytes, paper: Paper | str | None = None) -> bytes:
     """Two pages per sheet side, in fold order, each centred on its half of the standard sheet; the first sheet
     says how to print it."""
     reader = PdfReader(io.BytesIO(pdf))
