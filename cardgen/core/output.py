@@ -84,8 +84,13 @@ def refuse_links(path: Path) -> None:
     """One line, exit 2, when a folder of the output tree (or the file) is a symbolic link."""
     link = link_in(path)
     if link is not None:
-        raise LinkRefused(f"{link} is a symbolic link: cardgen writes and removes files in its output folders "
-                          "only where they are, never through a link (remove the link; the outputs are made again)")
+        try:
+            target = f" (to {os.readlink(link)})"
+        except OSError:
+            target = ""
+        raise LinkRefused(f"{link}: it is a symbolic link{target}, and cardgen writes and removes files in its "
+                          "output folders only where they are, never through a link (remove the link, or give "
+                          "the folder itself; the outputs are made again)")
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:

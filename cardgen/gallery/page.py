@@ -14,7 +14,7 @@ from typing import Any
 from jinja2 import Template, TemplateError
 
 from ..core.errors import CardgenError, Finding, count
-from ..core.output import write_atomic
+from ..core.output import guard, refuse_links, write_atomic
 from ..core.sandbox import LimitedSandbox, page_environment
 from ..model.cost import parse_cost
 from ..project.studio import Studio
@@ -53,22 +53,12 @@ def _env(studio: Studio) -> LimitedSandbox:
 
 
 def own_folders(out: Path, root: Path | None = None) -> None:
-    """Refuse a gallery folder, or its cards/ folder, that is a symbolic link: cardgen writes and prunes only in
-    folders of its own (a link received with a workspace could point at the user's pictures). `root`: the
-    workspace, to name the folder as the user knows it."""
-    for folder in (out, out / "cards"):
-        if folder.is_symlink():
-            shown = folder.relative_to(root) if root and folder.is_relative_to(root) else folder
-            raise CardgenError(f"refusing to use {shown.as_posix()}: it is a symbolic link{_target(folder)}, and "
-                               "cardgen writes and prunes only in folders of its own (give the folder itself, or "
-                               "remove the link)")
-
-
-def _target(link: Path) -> str:
-    try:
-        return f" (to {os.readlink(link)})"
-    except OSError:
-        return ""
+    """Refuse a gallery folder, or its cards/ folder, that is a symbolic link, with the one rule of every output
+    folder (core.output): cardgen writes and prunes only in folders of its own (a link received with a
+    workspace could point at the user's pictures). An --out folder elsewhere is guarded from now on too."""
+    guard(out)
+    refuse_links(out)
+    refuse_links(out / "cards")
 
 
 def write_gallery(studio: Studio, findings: list[Finding], out: Path, live: bool = False,
