@@ -1,10 +1,16 @@
-"""What every benchmark shares: a row of results (what, deck, measured, target), printed as a table by hand or
-as JSON for `bench/readme.py`, which rewrites the README's benchmark table from all of them."""
+"""What every benchmark shares: a row of results (what, deck, measured, target), printed as a table
+by hand or as JSON for `bench/readme.py`, which rewrites the README's benchmark table from all of
+them."""
+
 from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -40,3 +46,20 @@ def scratch_workspace(tmp: str | Path) -> Path:
     for part in ("rules", "cards", "templates"):
         shutil.copytree(REPO / part, root / part)
     return root
+
+
+@contextmanager
+def worktree(revision: str) -> Iterator[Path]:
+    """Another revision of this repository checked out beside it (a git worktree), removed after."""
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "other"
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(other), revision],
+            check=True,
+        )
+        try:
+            yield other
+        finally:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(other)], check=False
+            )

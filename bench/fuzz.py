@@ -1,5 +1,7 @@
-"""Benchmark-sized fuzzing (run by hand): many more seeded mutants of every input kind than the test suite's
-5,000, printing a table of mutants, failures and time per kind. Usage: python bench/fuzz.py [PER_KIND]"""
+"""Benchmark-sized fuzzing (run by hand): many more seeded mutants of every input kind than the test
+suite's 5,000, printing a table of mutants, failures and time per kind. Usage: python bench/fuzz.py
+[PER_KIND]"""
+
 from __future__ import annotations
 
 import random
@@ -49,25 +51,44 @@ def main() -> None:
     sources = _model_sources()
     model = ws.model_path(GAME)
     original_model = model.read_text()
-    campaign("models", lambda rng: model.write_text(dump(mutate_data(rng.choice(sources), rng, rng.randint(1, 4)))),
-             lambda seed: exercise(ws, render=seed % 10 == 0), 100_000)
+    campaign(
+        "models",
+        lambda rng: model.write_text(
+            dump(mutate_data(rng.choice(sources), rng, rng.randint(1, 4)))
+        ),
+        lambda seed: exercise(ws, render=seed % 10 == 0),
+        100_000,
+    )
     model.write_text(original_model)
     cards = ws.cards_dir(GAME) / "cards.yaml"
     card_base = yaml.safe_load(cards.read_text())
     original_cards = cards.read_text()
-    campaign("cards", lambda rng: cards.write_text(dump(mutate_data(card_base, rng, rng.randint(1, 4)))),
-             lambda seed: exercise(ws, render=seed % 5 == 0), 200_000)
+    campaign(
+        "cards",
+        lambda rng: cards.write_text(dump(mutate_data(card_base, rng, rng.randint(1, 4)))),
+        lambda seed: exercise(ws, render=seed % 5 == 0),
+        200_000,
+    )
     cards.write_text(original_cards)
     templates = FileSet(ws.templates_dir(GAME))
-    campaign("templates", lambda rng: templates.mutate_one(rng, 4), lambda seed: exercise(ws, render=seed % 4 == 0),
-             300_000)
+    campaign(
+        "templates",
+        lambda rng: templates.mutate_one(rng, 4),
+        lambda seed: exercise(ws, render=seed % 4 == 0),
+        300_000,
+    )
     for name, data in templates.bases.items():
         (templates.folder / name).write_text(dump(data))
     checked = validate_game(ws, GAME)
     deck = root / "deck.txt"
-    campaign("deck lists", lambda rng: deck.write_text(mutate_text(DECK, rng, rng.randint(1, 5))),
-             lambda seed: check_deck(read_deck(deck, "deck.txt", dialect_for(checked.model)), checked.model,
-                                     checked.catalog), 400_000)
+    campaign(
+        "deck lists",
+        lambda rng: deck.write_text(mutate_text(DECK, rng, rng.randint(1, 5))),
+        lambda seed: check_deck(
+            read_deck(deck, "deck.txt", dialect_for(checked.model)), checked.model, checked.catalog
+        ),
+        400_000,
+    )
     book = root / "rules" / GAME / "rulebook"
     chapters = {p.name: p.read_text() for p in sorted(book.glob("*.md"))}
     studio = open_studio(ws, GAME)
@@ -84,9 +105,18 @@ def main() -> None:
         for seed, line in examples:
             print(f"{kind} seed {seed}: {line}", file=sys.stderr)
     total, failed = sum(r[1] for r in rows), sum(r[2] for r in rows)
-    report([Row("`fuzz`: seeded mutants per input kind (models, cards, templates, deck lists, chapters), no crash, "
-                "hang or stray file", "the fixture game and the bundled models",
-                f"{total:,} mutants, {failed} failures in {sum(r[3] for r in rows):.0f} s", "0 failures")])
+    report(
+        [
+            Row(
+                "`fuzz`: seeded mutants per input kind (models, cards, templates, deck lists, "
+                "chapters), no crash, "
+                "hang or stray file",
+                "the fixture game and the bundled models",
+                f"{total:,} mutants, {failed} failures in {sum(r[3] for r in rows):.0f} s",
+                "0 failures",
+            )
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""Benchmark: slot-mode packs per second and 8-seat 3 × 15 pod drafts with bots per second (one core).
-Targets: ≥ 100,000 fifteen-card packs/s; ≥ 500 drafts/s; `packs power-trip --stats 100000` ≤ 10 s (issue 18).
-Run by hand; prints a table."""
+"""Benchmark: slot-mode packs per second and 8-seat 3 × 15 pod drafts with bots per second (one
+core). Targets: ≥ 100,000 fifteen-card packs/s; ≥ 500 drafts/s; `packs power-trip --stats 100000` ≤
+10 s (issue 18). Run by hand; prints a table."""
+
 from __future__ import annotations
 
 import random
@@ -26,10 +27,18 @@ def booster() -> PackFormat:
     def cards(prefix: str, n: int) -> list[Card]:
         return [Card(f"{prefix}{i}", {"name": f"{prefix}{i}"}, "x", 1, 1) for i in range(n)]
 
-    sheets = {"common": Sheet("common", cards("c", 101), [2] * 101), "uncommon": Sheet("uncommon", cards("u", 80), [1] * 80),
-              "rare": Sheet("rare", cards("r", 60), [2] * 53 + [1] * 7)}
-    return PackFormat("booster", "slots", 15, sheets=sheets,
-                      variants=[Variant(1, [Slot("common", 10), Slot("uncommon", 4), Slot("rare", 1)])])
+    sheets = {
+        "common": Sheet("common", cards("c", 101), [2] * 101),
+        "uncommon": Sheet("uncommon", cards("u", 80), [1] * 80),
+        "rare": Sheet("rare", cards("r", 60), [2] * 53 + [1] * 7),
+    }
+    return PackFormat(
+        "booster",
+        "slots",
+        15,
+        sheets=sheets,
+        variants=[Variant(1, [Slot("common", 10), Slot("uncommon", 4), Slot("rare", 1)])],
+    )
 
 
 def main() -> None:
@@ -50,7 +59,9 @@ def main() -> None:
     t = time.perf_counter()
     drafts = 0
     for s in range(100):
-        d = deal(eight, "power-trip", 4, s, print_runs=2)  # 8 seats would need 2 runs of the transcribed set
+        d = deal(
+            eight, "power-trip", 4, s, print_runs=2
+        )  # 8 seats would need 2 runs of the transcribed set
         d.players  # noqa: B018
         simulate(d, loaded.model, loaded.catalog)
         drafts += 1
@@ -63,19 +74,51 @@ def main() -> None:
     import subprocess
 
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cardgen", "--root", str(REPO), "packs", "power-trip", "--stats", "100000",
-                    "--seed", "1"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardgen",
+            "--root",
+            str(REPO),
+            "packs",
+            "power-trip",
+            "--stats",
+            "100000",
+            "--seed",
+            "1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     stats_s = time.perf_counter() - t
-    report([
-        Row("`packs`: 15-card slot packs per second, one core, every pack independent",
-            "bench booster: 10 of 101 commons, 4 of 80 uncommons, 1 of 60 rares", f"{packs_per_s:,.0f}", "≥ 100,000"),
-        Row("`packs`: exhaust deals per second (4 seats × 3 packs), one core", "Power Trip's print run",
-            f"{deal_s:,.0f}"),
-        Row("`packs`: 8-seat 3 × 15 pod drafts with bots per second", "Power Trip, two print runs",
-            f"{eight_seat:,.0f} ({four_seat:,.0f} deal + draft at 4 seats)", "≥ 500"),
-        Row("`packs power-trip --stats 100000`: fairness statistics of 100,000 pods", "Power Trip's print run, 4 seats",
-            f"{stats_s:.1f} s", "≤ 10 s"),
-    ])
+    report(
+        [
+            Row(
+                "`packs`: 15-card slot packs per second, one core, every pack independent",
+                "bench booster: 10 of 101 commons, 4 of 80 uncommons, 1 of 60 rares",
+                f"{packs_per_s:,.0f}",
+                "≥ 100,000",
+            ),
+            Row(
+                "`packs`: exhaust deals per second (4 seats × 3 packs), one core",
+                "Power Trip's print run",
+                f"{deal_s:,.0f}",
+            ),
+            Row(
+                "`packs`: 8-seat 3 × 15 pod drafts with bots per second",
+                "Power Trip, two print runs",
+                f"{eight_seat:,.0f} ({four_seat:,.0f} deal + draft at 4 seats)",
+                "≥ 500",
+            ),
+            Row(
+                "`packs power-trip --stats 100000`: fairness statistics of 100,000 pods",
+                "Power Trip's print run, 4 seats",
+                f"{stats_s:.1f} s",
+                "≤ 10 s",
+            ),
+        ]
+    )
     assert deals
 
 

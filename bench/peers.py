@@ -1,12 +1,15 @@
-"""Benchmark: the peers' synthetic deck (../shared/bench-peers) as a cardgen game, timed side by side with bare
-reportlab drawing the same deck and, where a Python >= 3.13 with protograf is available, protograf.
+"""Benchmark: the peers' synthetic deck (../shared/bench-peers) as a cardgen game, timed side by
+side with bare reportlab drawing the same deck and, where a Python >= 3.13 with protograf is
+available, protograf.
 
     python bench/peers.py [--sizes 300,3000] [--runs 3] [--protograf /path/to/python3.13]
 
-Each figure is the median whole-process wall time of --runs paired runs (cardgen cold = no face cache, warm =
-cache filled, changed = one card edited after a warm run). Targets (issue 18): >= 15x protograf and <= 2x
-bare reportlab at 300 cards, <= 2x bare reportlab at 3,000 and 10,000; one card changed <= 0.3 s.
+Each figure is the median whole-process wall time of --runs paired runs (cardgen cold = no face
+cache, warm = cache filled, changed = one card edited after a warm run). Targets (issue 18): >= 15x
+protograf and <= 2x bare reportlab at 300 cards, <= 2x bare reportlab at 3,000 and 10,000; one card
+changed <= 0.3 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,25 +57,34 @@ cost:
 TEMPLATE = """\
 # The peers' layout: frame, art box, name, cost, type line, rules text, rarity, stats.
 fonts:
-  body: {regular: DejaVuSans, bold: DejaVuSans-Bold, italic: DejaVuSans, bolditalic: DejaVuSans-Bold}
+  body: {regular: DejaVuSans, bold: DejaVuSans-Bold, italic: DejaVuSans,
+     bolditalic: DejaVuSans-Bold}
 elements:
-  - {id: frame, type: rect, x: 2mm, y: 2mm, w: 59mm, h: 84mm, radius: 2.5mm, stroke: "#000000", stroke_width: 1.2pt}
-  - {id: art, type: rect, x: 5mm, y: 11mm, w: 53mm, h: 32mm, fill: "#e6e6e6", stroke: "#000000", stroke_width: 0.6pt}
-  - {id: name, type: text, x: 5mm, y: 4.5mm, w: 38mm, h: 5mm, text: "{{ card.name }}", font: body, size: 9pt,
+  - {id: frame, type: rect, x: 2mm, y: 2mm, w: 59mm, h: 84mm, radius: 2.5mm, stroke: "#000000",
+     stroke_width: 1.2pt}
+  - {id: art, type: rect, x: 5mm, y: 11mm, w: 53mm, h: 32mm, fill: "#e6e6e6", stroke: "#000000",
+     stroke_width: 0.6pt}
+  - {id: name, type: text, x: 5mm, y: 4.5mm, w: 38mm, h: 5mm, text: "{{ card.name }}", font: body,
+     size: 9pt,
      min_size: 6pt, max_lines: 1}
   - {id: cost, type: icons, x: 43mm, y: 4.8mm, w: 15mm, h: 4mm, cost: "{{ card.cost }}"}
-  - {id: type, type: text, x: 5mm, y: 44.5mm, w: 53mm, h: 4mm, text: "{{ card.type }}", font: body, size: 7pt}
-  - {id: rules, type: text, x: 5mm, y: 51mm, w: 53mm, h: 25mm, text: "{{ card.rules }}", rich: true, font: body,
+  - {id: type, type: text, x: 5mm, y: 44.5mm, w: 53mm, h: 4mm, text: "{{ card.type }}",
+     font: body, size: 7pt}
+  - {id: rules, type: text, x: 5mm, y: 51mm, w: 53mm, h: 25mm, text: "{{ card.rules }}",
+     rich: true, font: body,
      size: 6.5pt, min_size: 5pt}
-  - {id: rarity, type: text, x: 5mm, y: 79mm, w: 30mm, h: 4mm, text: "{{ card.rarity }}", font: body, size: 6pt,
+  - {id: rarity, type: text, x: 5mm, y: 79mm, w: 30mm, h: 4mm, text: "{{ card.rarity }}",
+     font: body, size: 6pt,
      color: "#505050"}
-  - {id: stats, type: text, x: 38mm, y: 79mm, w: 20mm, h: 4mm, text: "{{ card.ap }} / {{ card.hp }}", font: body,
+  - {id: stats, type: text, x: 38mm, y: 79mm, w: 20mm, h: 4mm,
+     text: "{{ card.ap }} / {{ card.hp }}", font: body,
      size: 9pt, align: right}
 """
 
 
 def workspace(deck: Path, root: Path) -> None:
-    """The deck as a cardgen workspace: every card's text kept, so the fitting work is the peers'."""
+    """The deck as a cardgen workspace: every card's text kept, so the fitting work is the
+    peers'."""
     cards = json.loads((deck / "cards.json").read_text())
     (root / "rules" / "peers").mkdir(parents=True)
     (root / "rules" / "peers" / "game.yaml").write_text(MODEL)
@@ -81,9 +93,15 @@ def workspace(deck: Path, root: Path) -> None:
     (root / "cards" / "peers").mkdir(parents=True)
     lines = []
     for c in cards:
-        lines += [f"- name: {json.dumps(c['name'])}", f"  cost: {json.dumps(c['cost'])}",
-                  f"  type: {json.dumps(c['type'])}", f"  rules: {json.dumps(c['rules'])}",
-                  f"  ap: {c['ap']}", f"  hp: {c['hp']}", f"  rarity: {json.dumps(c['rarity'])}"]
+        lines += [
+            f"- name: {json.dumps(c['name'])}",
+            f"  cost: {json.dumps(c['cost'])}",
+            f"  type: {json.dumps(c['type'])}",
+            f"  rules: {json.dumps(c['rules'])}",
+            f"  ap: {c['ap']}",
+            f"  hp: {c['hp']}",
+            f"  rarity: {json.dumps(c['rarity'])}",
+        ]
     (root / "cards" / "peers" / "cards.yaml").write_text("\n".join(lines) + "\n")
 
 
@@ -105,21 +123,61 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
     with tempfile.TemporaryDirectory(prefix="cardgen-peers-") as tmp:
         base = Path(tmp)
         deck = base / "data" / f"deck{n}"
-        subprocess.run([sys.executable, str(PEERS / "gen_deck.py"), "--n", str(n), "--out", str(deck), "--seed", "1"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(PEERS / "gen_deck.py"),
+                "--n",
+                str(n),
+                "--out",
+                str(deck),
+                "--seed",
+                "1",
+            ],
+            check=True,
+            capture_output=True,
+        )
         ws = base / "ws"
         workspace(deck, ws)
         (ws / "fonts").mkdir()
         for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
             shutil.copy(REPO / "cardgen" / "data" / "fonts" / name, ws / "fonts" / name)
-        rl = timed([sys.executable, str(PEERS / "rl_cards.py"), "--deck", str(deck), "--out", str(base / "rl.pdf"),
-                    "--mode", "direct", "--font", "ttf"], runs)
+        rl = timed(
+            [
+                sys.executable,
+                str(PEERS / "rl_cards.py"),
+                "--deck",
+                str(deck),
+                "--out",
+                str(base / "rl.pdf"),
+                "--mode",
+                "direct",
+                "--font",
+                "ttf",
+            ],
+            runs,
+        )
         pg = None
         if protograf:
-            pg = timed([protograf, str(PEERS / "protograf_deck.py")], 1, cwd=base,
-                       env={"DECK_N": str(n), "OUT_PDF": str(base / "pg.pdf"), "PATH": "/usr/bin:/bin"})
-        sheets = [sys.executable, "-m", "cardgen", "--root", str(ws), "sheets", "peers", "--copies", "one",
-                  "--out", str(base / "cg.pdf")]
+            pg = timed(
+                [protograf, str(PEERS / "protograf_deck.py")],
+                1,
+                cwd=base,
+                env={"DECK_N": str(n), "OUT_PDF": str(base / "pg.pdf"), "PATH": "/usr/bin:/bin"},
+            )
+        sheets = [
+            sys.executable,
+            "-m",
+            "cardgen",
+            "--root",
+            str(ws),
+            "sheets",
+            "peers",
+            "--copies",
+            "one",
+            "--out",
+            str(base / "cg.pdf"),
+        ]
         cache = ws / "output" / "peers" / ".cache"
         cold = timed(sheets, runs, before=lambda: shutil.rmtree(cache, ignore_errors=True))
         warm = timed(sheets, runs)
@@ -128,17 +186,28 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
 
         def edit() -> None:
             text = cards.read_text().split("\n")
-            text[3] = f"  rules: \"Edited {next(edits)} times. Draw a card.\""
+            text[3] = f'  rules: "Edited {next(edits)} times. Draw a card."'
             cards.write_text("\n".join(text))
+
         changed = timed(sheets, runs, before=edit)
-    against = f"; protograf {pg:.2f} s ({pg / cold:.1f}x cardgen cold, {pg / warm:.1f}x warm)" if pg else ""
-    return Row(f"`peers`: `sheets --copies one`, cold / warm / one card changed, against bare reportlab "
-               f"(`rl_cards.py --mode direct --font ttf`){' and protograf 0.6.0 (Python 3.13)' if pg else ''}",
-               f"the peers' deck of `../shared/bench-peers/` (`gen_deck.py --n {n} --seed 1`: name, cost, type, "
-               "2–4 sentences of rules, AP/HP, rarity)",
-               f"{cold:.2f} / {warm:.2f} / {changed:.2f} s; reportlab {rl:.2f} s (cold {cold / rl:.2f}x, warm "
-               f"{warm / rl:.2f}x){against}",
-               ("≥ 15x protograf, " if pg else "") + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards")
+    against = (
+        f"; protograf {pg:.2f} s ({pg / cold:.1f}x cardgen cold, {pg / warm:.1f}x warm)"
+        if pg
+        else ""
+    )
+    return Row(
+        f"`peers`: `sheets --copies one`, cold / warm / one card changed, against bare reportlab "
+        "(`rl_cards.py --mode direct --font "
+        f"ttf`){' and protograf 0.6.0 (Python 3.13)' if pg else ''}",
+        f"the peers' deck of `../shared/bench-peers/` (`gen_deck.py --n {n} --seed 1`: name, cost, "
+        "type, "
+        "2–4 sentences of rules, AP/HP, rarity)",
+        f"{cold:.2f} / {warm:.2f} / {changed:.2f} s; reportlab {rl:.2f} s (cold {cold / rl:.2f}x, "
+        "warm "
+        f"{warm / rl:.2f}x){against}",
+        ("≥ 15x protograf, " if pg else "")
+        + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards",
+    )
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
-"""Benchmark: build the Power Trip rulebook (whole process), cold (no face or figure cache) and warm, and with
-the card gallery appendix. Targets: Power Trip's rulebook cold in ≤ 3 s on 2 cores (issue 17); the 32-page
-book with the gallery in ≤ 4 s (issue 18). Run by hand."""
+"""Benchmark: build the Power Trip rulebook (whole process), cold (no face or figure cache) and
+warm, and with the card gallery appendix. Targets: Power Trip's rulebook cold in ≤ 3 s on 2 cores
+(issue 17); the 32-page book with the gallery in ≤ 4 s (issue 18). Run by hand."""
+
 from __future__ import annotations
 
 import io
@@ -20,8 +21,21 @@ from common import Row, report  # noqa: E402
 def run(*args: str) -> tuple[float, int]:
     out = Path("/tmp/cardgen-bench-rulebook.pdf")
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(REPO), "rulebook", "power-trip", "--out",
-                           str(out), *args], capture_output=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardgen",
+            "--root",
+            str(REPO),
+            "rulebook",
+            "power-trip",
+            "--out",
+            str(out),
+            *args,
+        ],
+        capture_output=True,
+    )
     if done.returncode > 1:  # 1: the book was built with findings
         raise SystemExit(done.stderr.decode())
     took = time.perf_counter() - t
@@ -35,10 +49,12 @@ def main() -> None:
     import shutil
 
     got = {}
-    for label, args, cold in (("Power Trip rulebook, cold (no cache)", (), True),
-                              ("Power Trip rulebook, warm", (), False),
-                              ("... with the gallery appendix (+214 faces)", ("--gallery",), False),
-                              ("... with the gallery appendix, again (warm)", ("--gallery",), False)):
+    for label, args, cold in (
+        ("Power Trip rulebook, cold (no cache)", (), True),
+        ("Power Trip rulebook, warm", (), False),
+        ("... with the gallery appendix (+214 faces)", ("--gallery",), False),
+        ("... with the gallery appendix, again (warm)", ("--gallery",), False),
+    ):
         if cold:
             shutil.rmtree(REPO / "output" / "power-trip" / ".cache", ignore_errors=True)
         got[label] = run(*args)
@@ -46,12 +62,22 @@ def main() -> None:
     subprocess.run([sys.executable, "-c", "import weasyprint"], check=True)
     imports = time.perf_counter() - t
     (cold, pages), (warm, _), (gallery, gpages), (again, _) = got.values()
-    report([
-        Row("`rulebook`: cold (no cache) / warm", f"Power Trip, {pages} pages, 12 figures (subsetter: {subset})",
-            f"{cold:.2f} s / {warm:.2f} s (WeasyPrint's import {imports:.2f} s)", "cold ≤ 3 s"),
-        Row("`rulebook --gallery`: first run (214 gallery pictures made) / again", f"Power Trip, {gpages} pages",
-            f"{gallery:.2f} s / {again:.2f} s", "≤ 4 s"),
-    ])
+    report(
+        [
+            Row(
+                "`rulebook`: cold (no cache) / warm",
+                f"Power Trip, {pages} pages, 12 figures (subsetter: {subset})",
+                f"{cold:.2f} s / {warm:.2f} s (WeasyPrint's import {imports:.2f} s)",
+                "cold ≤ 3 s",
+            ),
+            Row(
+                "`rulebook --gallery`: first run (214 gallery pictures made) / again",
+                f"Power Trip, {gpages} pages",
+                f"{gallery:.2f} s / {again:.2f} s",
+                "≤ 4 s",
+            ),
+        ]
+    )
 
 
 if __name__ == "__main__":

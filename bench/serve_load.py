@@ -1,9 +1,12 @@
-"""Stress: `cardgen serve`'s page under load while cards change. Fifty clients on loopback each load the page
-and then every image it shows, over and over, while card files are edited and the gallery rebuilt; counts the
-image requests of a served page that got 404 (target: 0). Run by hand on a scratch copy of the workspace:
+"""Stress: `cardgen serve`'s page under load while cards change. Fifty clients on loopback each load
+the page and then every image it shows, over and over, while card files are edited and the gallery
+rebuilt; counts the image requests of a served page that got 404 (target: 0). Run by hand on a
+scratch copy of the workspace:
 
-    .venv/bin/python bench/serve_load.py [--clients 50] [--rebuilds 12] [--pause 1.0] [--game power-trip]
+    .venv/bin/python bench/serve_load.py [--clients 50] [--rebuilds 12] [--pause 1.0] [--game
+    power-trip]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,10 +61,17 @@ def load_page(port: int, seen: Counter[str], versions: set[str]) -> None:
 
 
 def edit(originals: dict[Path, str], n: int) -> None:
-    """Change a stat of the first few cards of every card file (so their faces change), differently each time."""
+    """Change a stat of the first few cards of every card file (so their faces change), differently
+    each time."""
     for path, text in originals.items():
-        path.write_text(re.sub(r"(\n  (?:ap|hp|power): )(\d+)\n", lambda m: f"{m[1]}{int(m[2]) + n + 1}\n", text,
-                               count=3))
+        path.write_text(
+            re.sub(
+                r"(\n  (?:ap|hp|power): )(\d+)\n",
+                lambda m: f"{m[1]}{int(m[2]) + n + 1}\n",
+                text,
+                count=3,
+            )
+        )
 
 
 def run(game: str, clients: int, rebuilds: int, pause: float) -> tuple[Counter[str], int, float]:
@@ -73,7 +83,9 @@ def run(game: str, clients: int, rebuilds: int, pause: float) -> tuple[Counter[s
         live.rebuild()
         server = listen(out, "127.0.0.1", 0)
         port = server.server_address[1]
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         seen: Counter[str] = Counter()
         versions: set[str] = set()
         done = threading.Event()
@@ -111,9 +123,17 @@ def main() -> None:
     images = sum(n for k, n in seen.items() if k.startswith("image"))
     missing = seen["image 404"]
     print(dict(seen), f"{versions} page versions seen in {took:.1f} s", file=sys.stderr)
-    report([Row(f"`serve`: image requests of a served page that got 404, {args.clients} clients, "
-                f"{args.rebuilds} rebuilds while cards change", args.game,
-                f"{missing} of {images} ({100 * missing / max(images, 1):.1f} %)", "0")])
+    report(
+        [
+            Row(
+                f"`serve`: image requests of a served page that got 404, {args.clients} clients, "
+                f"{args.rebuilds} rebuilds while cards change",
+                args.game,
+                f"{missing} of {images} ({100 * missing / max(images, 1):.1f} %)",
+                "0",
+            )
+        ]
+    )
 
 
 if __name__ == "__main__":

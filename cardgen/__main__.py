@@ -1,4 +1,5 @@
 """Run the cardgen command line as `python -m cardgen`."""
+
 from .cli.main import run
 
 run()

@@ -1,6 +1,7 @@
-"""Seeded mutation of every input kind (models, cards, templates, deck lists, chapters, CLI options), shared by
-the fuzz tests and bench/fuzz.py. A mutant may be refused (a finding, a CardgenError); it may never crash,
-hang or write outside the workspace's output folder."""
+"""Seeded mutation of every input kind (models, cards, templates, deck lists, chapters, CLI
+options), shared by the fuzz tests and bench/fuzz.py. A mutant may be refused (a finding, a
+CardgenError); it may never crash, hang or write outside the workspace's output folder."""
+
 from __future__ import annotations
 
 import copy
@@ -15,12 +16,60 @@ import yaml
 HANG_SECONDS = 10
 
 NASTY: list[Any] = [
-    None, True, False, 0, -1, 7, 2 ** 70, -(10 ** 30), 1e308, float("nan"), float("inf"), "", " ", "x" * 5_000,
-    "9" * 5_000, "{{ card.name }", "{{ 'x' * 10**9 }}", "{{ range(10**9)|list }}", "{{ 9**9**9 }}",
-    "{{ cycler.__init__.__globals__.os }}", "../../../../etc/passwd", "/etc/passwd", "file:///etc/passwd",
-    "#zzzzzz", "#d8b24", "blu", "0mm x 0mm", "0.1mm x 0.1mm", "99999mm x 1mm", "-5mm", "5", "5mm", "nan", "\x00",
-    "日本語", "(a|aa)+$", "^(?P<index>(a|aa)+)$", "[", "]", "{", "&a", "*a", [], [1, 2], [None], {}, {"a": 1},
-    {"where": {"nope": 1}}, ["left", "up"], "left", "deck", "exhaust", "slots", "a" * 300,
+    None,
+    True,
+    False,
+    0,
+    -1,
+    7,
+    2**70,
+    -(10**30),
+    1e308,
+    float("nan"),
+    float("inf"),
+    "",
+    " ",
+    "x" * 5_000,
+    "9" * 5_000,
+    "{{ card.name }",
+    "{{ 'x' * 10**9 }}",
+    "{{ range(10**9)|list }}",
+    "{{ 9**9**9 }}",
+    "{{ cycler.__init__.__globals__.os }}",
+    "../../../../etc/passwd",
+    "/etc/passwd",
+    "file:///etc/passwd",
+    "#zzzzzz",
+    "#d8b24",
+    "blu",
+    "0mm x 0mm",
+    "0.1mm x 0.1mm",
+    "99999mm x 1mm",
+    "-5mm",
+    "5",
+    "5mm",
+    "nan",
+    "\x00",
+    "日本語",
+    "(a|aa)+$",
+    "^(?P<index>(a|aa)+)$",
+    "[",
+    "]",
+    "{",
+    "&a",
+    "*a",
+    [],
+    [1, 2],
+    [None],
+    {},
+    {"a": 1},
+    {"where": {"nope": 1}},
+    ["left", "up"],
+    "left",
+    "deck",
+    "exhaust",
+    "slots",
+    "a" * 300,
 ]
 
 
@@ -31,6 +80,7 @@ class Hang(Exception):
 @contextmanager
 def deadline(seconds: int = HANG_SECONDS) -> Iterator[None]:
     """Raise Hang when the block runs longer than `seconds` (main thread, Unix)."""
+
     def fire(signum: int, frame: Any) -> None:
         raise Hang(f"took over {seconds} s")
 
@@ -107,14 +157,40 @@ class FileSet:
         return f"{name}:\n{text}"
 
 
-JUNK_LINES = ["", "# comment", "3x", "x3 Ember Guard", "0 Ember Guard", "-4 Firestorm", "99999999999999 Tide Caller",
-              "9" * 5000 + " Ember Guard", "Sideboard:", "[Main]", "Monster: Nobody", "Card List:", "- 2x Firestorm",
-              "Ultimate - Nothing. Traits - A, B.", "Warrior Cards: 3 Ember Guard, x Firestorm", "\x00\x01",
-              "{{ card('Firestorm') }}", "{{ card('Nope') }}", "{{ anatomy('Firestorm', {'name': 'Name'}) }}",
-              "{{ glossary() }}", "{{ nope() }}", "{{ card(", "![x](../../../../etc/passwd)", "![x](/etc/hostname)",
-              '<img src="file:///etc/passwd">', "---", "chapters: 5", "chapters: [../../x.md]", "title: [a",
-              "a: &a [1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]",
-              "**bold** [R] {2} {X} {ZZZ} (reminder", "日本語 ✓ ☃"]
+JUNK_LINES = [
+    "",
+    "# comment",
+    "3x",
+    "x3 Ember Guard",
+    "0 Ember Guard",
+    "-4 Firestorm",
+    "99999999999999 Tide Caller",
+    "9" * 5000 + " Ember Guard",
+    "Sideboard:",
+    "[Main]",
+    "Monster: Nobody",
+    "Card List:",
+    "- 2x Firestorm",
+    "Ultimate - Nothing. Traits - A, B.",
+    "Warrior Cards: 3 Ember Guard, x Firestorm",
+    "\x00\x01",
+    "{{ card('Firestorm') }}",
+    "{{ card('Nope') }}",
+    "{{ anatomy('Firestorm', {'name': 'Name'}) }}",
+    "{{ glossary() }}",
+    "{{ nope() }}",
+    "{{ card(",
+    "![x](../../../../etc/passwd)",
+    "![x](/etc/hostname)",
+    '<img src="file:///etc/passwd">',
+    "---",
+    "chapters: 5",
+    "chapters: [../../x.md]",
+    "title: [a",
+    "a: &a [1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+    "**bold** [R] {2} {X} {ZZZ} (reminder",
+    "日本語 ✓ ☃",
+]
 
 
 def mutate_text(text: str, rng: random.Random, count: int = 2) -> str:
@@ -135,12 +211,14 @@ def mutate_text(text: str, rng: random.Random, count: int = 2) -> str:
 
 def files_outside(root: Path, before: set[Path]) -> list[Path]:
     """Files that appeared beside the workspace (in its parent), outside its output folder."""
-    return sorted(p for p in root.parent.rglob("*") if p not in before
-                  and not p.is_relative_to(root))
+    return sorted(
+        p for p in root.parent.rglob("*") if p not in before and not p.is_relative_to(root)
+    )
 
 
 def run_guarded(fn: Callable[[], Any]) -> str | None:
-    """None when fn returned or raised a CardgenError; else what went wrong (an exception or a hang)."""
+    """None when fn returned or raised a CardgenError; else what went wrong (an exception or a
+    hang)."""
     from cardgen.core.errors import CardgenError
 
     try:
@@ -153,6 +231,9 @@ def run_guarded(fn: Callable[[], Any]) -> str | None:
     except Exception as exc:  # noqa: BLE001 - any other exception is the bug this looks for
         import traceback
 
-        return "".join(traceback.format_exception_only(type(exc), exc)).strip() + "\n" + \
-            "".join(traceback.format_tb(exc.__traceback__)[-3:])
+        return (
+            "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            + "\n"
+            + "".join(traceback.format_tb(exc.__traceback__)[-3:])
+        )
     return None

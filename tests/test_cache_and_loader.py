@@ -1,4 +1,6 @@
-"""The face cache re-lays out exactly what an edit affects; the parallel card loader equals the serial one."""
+"""The face cache re-lays out exactly what an edit affects; the parallel card loader equals the
+serial one."""
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -16,7 +18,8 @@ from cardgen.render import facecache
 
 
 def laid_out(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Run a print of every design with the disk cache; return the card ids whose faces were laid out anew."""
+    """Run a print of every design with the disk cache; return the card ids whose faces were laid
+    out anew."""
     made: list[str] = []
     original = facecache.FaceCache.put
 
@@ -26,7 +29,7 @@ def laid_out(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(facecache.FaceCache, "put", put)
     studio = with_disk_cache(open_studio(ws, "clean"))
-    chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+    chosen, _, _ = choose_cards(studio, SheetOptions(copies="one"))
     sheet_bytes(studio, SheetOptions(copies="one"), chosen)
     save_disk_cache(studio)
     keys = {studio.prepare(c)[0].key: c.id for c, _ in chosen}
@@ -42,50 +45,97 @@ def test_edits_re_lay_out_exactly_the_faces_they_affect(scratch_ws: Workspace, m
     assert laid_out(scratch_ws, monkeypatch) == ["firestorm"]  # one card edited
     front = scratch_ws.templates_dir("clean") / "front.yaml"
     front.write_text(front.read_text() + "\n")
-    assert laid_out(scratch_ws, monkeypatch) == ["ember-guard", "firestorm", "tide-caller"]  # the front template
+    assert laid_out(scratch_ws, monkeypatch) == [
+        "ember-guard",
+        "firestorm",
+        "tide-caller",
+    ]  # the front template
     fonts = scratch_ws.root / "fonts"
     fonts.mkdir(exist_ok=True)
     from cardgen.render.fonts import BUNDLED
 
     for stem in ("Lato-Regular", "Lato-Bold", "CharisSIL-Regular", "Vollkorn-Bold"):
-        shutil.copy(BUNDLED / f"{stem}.ttf", fonts / f"{stem}.ttf")  # the workspace's own copies win
+        shutil.copy(
+            BUNDLED / f"{stem}.ttf", fonts / f"{stem}.ttf"
+        )  # the workspace's own copies win
     assert laid_out(scratch_ws, monkeypatch) == []  # the same bytes: fonts are known by content
-    for stem in ("Lato-Regular", "CharisSIL-Regular", "Vollkorn-Bold"):  # other bytes under the same names
+    for stem in (
+        "Lato-Regular",
+        "CharisSIL-Regular",
+        "Vollkorn-Bold",
+    ):  # other bytes under the same names
         shutil.copy(BUNDLED / "Lato-Bold.ttf", fonts / f"{stem}.ttf")
-    assert laid_out(scratch_ws, monkeypatch) != []  # a replaced font re-lays out the faces that use it
+    assert (
+        laid_out(scratch_ws, monkeypatch) != []
+    )  # a replaced font re-lays out the faces that use it
 
 
 def test_the_code_digest_covers_the_layout_code() -> None:
-    names = {p.relative_to(p.parents[1]).as_posix() if p.parent.name != "cardgen" else p.name
-             for p in facecache.code_files()}
-    assert {"core/units.py", "model/text.py", "model/cost.py", "render/richtext.py", "render/face.py",
-            "render/template.py", "render/paint.py", "model/specs.py", "load/card.py", "core/sandbox.py"} <= names
-    assert not {n for n in names if n.startswith(("packs/", "rulebook/", "gallery/", "export/", "jobs/", "cli/"))}
+    names = {
+        p.relative_to(p.parents[1]).as_posix() if p.parent.name != "cardgen" else p.name
+        for p in facecache.code_files()
+    }
+    assert {
+        "core/units.py",
+        "model/text.py",
+        "model/cost.py",
+        "render/richtext.py",
+        "render/face.py",
+        "render/template.py",
+        "render/paint.py",
+        "model/specs.py",
+        "load/card.py",
+        "core/sandbox.py",
+    } <= names
+    assert not {
+        n
+        for n in names
+        if n.startswith(("packs/", "rulebook/", "gallery/", "export/", "jobs/", "cli/"))
+    }
 
 
 def _digests(package: Path) -> dict[str, str]:
-    """The face, card-parse and rulebook cache keys as a copy of the package at `package` computes them."""
-    code = ("from cardgen.render.facecache import code_digest; from cardgen.speed import codekey as k; "
-            "print(code_digest(), k.code_digest('cardgen.load.cards', 'cardgen.load.plaindata'), "
-            "k.code_digest('cardgen.rulebook.build'))")
+    """The face, card-parse and rulebook cache keys as a copy of the package at `package` computes
+    them."""
+    code = (
+        "from cardgen.render.facecache import code_digest; from cardgen.speed import codekey as k; "
+        "print(code_digest(), k.code_digest('cardgen.load.cards', 'cardgen.load.plaindata'), "
+        "k.code_digest('cardgen.rulebook.build'))"
+    )
     import os
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(package.parent)}, cwd=package.parent).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(package.parent)},
+        cwd=package.parent,
+    ).stdout.split()
     return dict(zip(("faces", "cards", "book"), out))
 
 
 def test_editing_a_module_invalidates_exactly_the_caches_that_depend_on_it(tmp_path: Path) -> None:
-    """Cache keys come from the import graph: edit a module in a scratch copy of the package and only the
-    caches of the code that imports it (directly or not) get a new key."""
+    """Cache keys come from the import graph: edit a module in a scratch copy of the package and
+    only the caches of the code that imports it (directly or not) get a new key."""
     package = tmp_path / "cardgen"
-    shutil.copytree(Path(facecache.__file__).parents[1], package, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copytree(
+        Path(facecache.__file__).parents[1],
+        package,
+        ignore=shutil.ignore_patterns("__pycache__", "data"),
+    )
     before = _digests(package)
-    expected = {"model/specs.py": {"faces", "book"}, "core/sandbox.py": {"faces", "book"},
-                "render/pen.py": {"faces", "book"}, "load/yamlio.py": {"faces", "cards", "book"},
-                "packs/stats.py": set(), "cli/main.py": set()}
+    expected = {
+        "model/specs.py": {"faces", "book"},
+        "core/sandbox.py": {"faces", "book"},
+        "render/pen.py": {"faces", "book"},
+        "load/yamlio.py": {"faces", "cards", "book"},
+        "packs/stats.py": set(),
+        "cli/main.py": set(),
+    }
     for module, changed in expected.items():
         path = package / module
         path.write_text(path.read_text() + "\n# an edit\n")
@@ -98,8 +148,11 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
     folder = tmp_path / "cards" / "big"
     folder.mkdir(parents=True)
     for n in range(6):
-        body = "".join(f"- name: Card {n}-{i}\n  text: |\n    Line one of {i}.\n    Line two.\n  power: {i % 7}\n"
-                       for i in range(200))
+        body = "".join(
+            f"- name: Card {n}-{i}\n  text: |\n    Line one of {i}.\n    Line two.\n  power: "
+            f"{i % 7}\n"
+            for i in range(200)
+        )
         (folder / f"part{n}.yaml").write_text(body + ("- [broken\n" if n == 3 else ""))
     serial_cat, serial_findings = read_cards("big", folder, tmp_path)
     pools: list[int] = []
@@ -113,17 +166,20 @@ def test_parallel_loading_equals_serial(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(cards_module, "PARALLEL_BYTES", 0)
     import threading
 
-    monkeypatch.setattr(threading, "active_count", lambda: 1)  # twin.forkable: as if no other thread ran
+    monkeypatch.setattr(
+        threading, "active_count", lambda: 1
+    )  # twin.forkable: as if no other thread ran
     par_cat, par_findings = read_cards("big", folder, tmp_path)
     assert pools == [1]  # the parallel path really ran
     assert par_findings == serial_findings and len(serial_findings) == 1
-    assert [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in par_cat] == \
-        [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in serial_cat]
+    assert [(c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in par_cat] == [
+        (c.id, c.data, c.file, c.line, c.column, c.field_locs) for c in serial_cat
+    ]
     assert len(par_cat) == 1000  # the broken file gives a finding, not cards
 
 
 def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, monkeypatch) -> None:
-    from cardgen.printrun.printing import PngOptions, export_pngs
+    from cardgen.printrun.pngs import PngOptions, export_pngs
     from cardgen.render import raster
 
     rendered: list[int] = []
@@ -145,7 +201,9 @@ def test_png_faces_come_from_the_cache_when_unchanged(scratch_ws: Workspace, mon
     assert rendered == [4, 1]  # only the edited card
 
 
-def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scratch_ws: Workspace, monkeypatch) -> None:
+def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(
+    scratch_ws: Workspace, monkeypatch
+) -> None:
     from cardgen.jobs.findings import validate_game
     from cardgen.render import facecache
 
@@ -164,18 +222,22 @@ def test_validate_reuses_the_face_cache_and_survives_a_read_only_workspace(scrat
         return face
 
     def cannot_write(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise PermissionError("read-only workspace")  # what creating a file in a read-only folder raises
+        raise PermissionError(
+            "read-only workspace"
+        )  # what creating a file in a read-only folder raises
 
     import cardgen.core.output
 
     monkeypatch.setattr(facecache.FaceCache, "get", get)
     monkeypatch.setattr(cardgen.core.output.tempfile, "mkstemp", cannot_write)
     assert validate_game(scratch_ws, "clean").findings == first.findings
-    assert laid_out and set(laid_out) == {"cached"}  # every face from the cache, none laid out again
+    assert laid_out and set(laid_out) == {
+        "cached"
+    }  # every face from the cache, none laid out again
 
 
 def test_unchanged_png_faces_are_not_rewritten_and_edited_ones_are(scratch_ws: Workspace) -> None:
-    from cardgen.printrun.printing import PngOptions, export_pngs
+    from cardgen.printrun.pngs import PngOptions, export_pngs
 
     out = scratch_ws.root / "output" / "clean" / "png"
     export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
@@ -184,13 +246,15 @@ def test_unchanged_png_faces_are_not_rewritten_and_edited_ones_are(scratch_ws: W
     damaged.write_bytes(b"not a png")  # a user (or a tool) changed an output file
     export_pngs(open_studio(scratch_ws, "clean"), PngOptions(dpi=72, cache=True), out)
     assert damaged.read_bytes().startswith(b"\x89PNG")  # written again from the cache
-    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.png") if p != damaged} == \
-        {k: v for k, v in stamps.items() if k != damaged.name}  # the others untouched
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.png") if p != damaged} == {
+        k: v for k, v in stamps.items() if k != damaged.name
+    }  # the others untouched
 
 
 def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> None:
-    """Every cache of output/GAME/.cache/ is written best effort: with each cache file's place taken by a
-    folder (as a read-only workspace would refuse it), validate and build still run and report as usual."""
+    """Every cache of output/GAME/.cache/ is written best effort: with each cache file's place taken
+    by a folder (as a read-only workspace would refuse it), validate and build still run and report
+    as usual."""
     from click.testing import CliRunner
 
     from cardgen.cli.main import main
@@ -198,7 +262,9 @@ def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> N
     def run(*args: str):  # type: ignore[no-untyped-def]
         return CliRunner().invoke(main, ["--root", str(scratch_ws.root), *args])
 
-    assert run("build", "clean").exit_code == 0 and run("build", "clean").exit_code == 0  # the second keeps the cards
+    assert (
+        run("build", "clean").exit_code == 0 and run("build", "clean").exit_code == 0
+    )  # the second keeps the cards
     cache = scratch_ws.output_dir("clean") / ".cache"
     kept = [p for p in cache.iterdir() if p.is_file()]
     assert {p.name.split("-")[0] for p in kept} >= {"cards", "faces", "rulebook", "typeset"}
@@ -209,14 +275,18 @@ def test_a_cache_that_cannot_be_written_is_only_read(scratch_ws: Workspace) -> N
     cards.write_text(cards.read_text().replace("Deal 2 damage", "Deal 3 damage"))
     for args in (["validate", "clean"], ["build", "clean"]):
         result = run(*args)
-        assert result.exit_code == 0 and "cannot write" not in result.output and "refusing" not in result.output, \
-            (args, result.output)
+        assert (
+            result.exit_code == 0
+            and "cannot write" not in result.output
+            and "refusing" not in result.output
+        ), (args, result.output)
     assert all(p.is_dir() for p in kept)
 
 
 def test_a_font_touched_but_unchanged_changes_no_byte_of_the_sheets(scratch_ws: Workspace) -> None:
-    """Face keys are in the PDF: they name fonts by content, so a reinstall (same bytes, new file times) prints
-    the same file; a font that really changed still lays the faces out again (test above)."""
+    """Face keys are in the PDF: they name fonts by content, so a reinstall (same bytes, new file
+    times) prints the same file; a font that really changed still lays the faces out again (test
+    above)."""
     import os
 
     from click.testing import CliRunner
@@ -231,7 +301,9 @@ def test_a_font_touched_but_unchanged_changes_no_byte_of_the_sheets(scratch_ws: 
     sheets = scratch_ws.output_dir("clean") / "sheets.pdf"
 
     def build() -> bytes:
-        result = CliRunner().invoke(main, ["--root", str(scratch_ws.root), "--no-cache", "sheets", "clean"])
+        result = CliRunner().invoke(
+            main, ["--root", str(scratch_ws.root), "--no-cache", "sheets", "clean"]
+        )
         assert result.exit_code in (0, 1), result.output
         return sheets.read_bytes()
 

@@ -1,8 +1,11 @@
 """The command line: output formats, exit codes, workspace selection, never a traceback."""
+
 from __future__ import annotations
 
 import json
+import subprocess
 
+import pytest
 from click.testing import CliRunner
 
 from cardgen.cli.main import main
@@ -17,22 +20,33 @@ def run(*args: str, root=FIXTURE_WS):
 def test_validate_clean_exits_zero() -> None:
     result = run("validate", "clean")
     assert result.exit_code == 0
-    assert result.output == "clean: 3 cards in 1 file: 0 errors, 0 warnings, 0 info\n"
+    assert result.output == "clean: 3 designs in 1 file: 0 errors, 0 warnings, 0 info\n"
 
 
 def test_validate_broken_text_is_compiler_style() -> None:
     result = run("validate", "broken")
     assert result.exit_code == 1
-    assert "cards/broken/cards.yaml:18:3: error[unknown-value] typo-faction: unknown faction 'Rde' " \
-           "(did you mean 'Red'?)" in result.output.splitlines()
-    assert result.output.splitlines()[-1].startswith("broken: 20 cards in 7 files: ")
+    assert (
+        "cards/broken/cards.yaml:18:3: error[unknown-value] typo-faction: unknown faction 'Rde' "
+        "(did you mean 'Red'?)" in result.output.splitlines()
+    )
+    assert result.output.splitlines()[-1].startswith("broken: ")
+    assert " in 7 files: " in result.output.splitlines()[-1]
 
 
 def test_validate_json() -> None:
     result = run("validate", "broken", "--format", "json")
     data = json.loads(result.output)
     assert data["game"] == "broken" and result.exit_code == 1
-    assert set(data["findings"][0]) >= {"severity", "code", "message", "file", "line", "column", "card"}
+    assert set(data["findings"][0]) >= {
+        "severity",
+        "code",
+        "message",
+        "file",
+        "line",
+        "column",
+        "card",
+    }
     assert data["counts"]["error"] == sum(f["severity"] == "error" for f in data["findings"])
 
 
@@ -56,8 +70,11 @@ def test_not_a_workspace(tmp_path) -> None:
 def test_root_from_environment(monkeypatch) -> None:
     monkeypatch.setenv("CARDGEN_ROOT", str(FIXTURE_WS))
     result = CliRunner().invoke(main, ["games"])
-    assert result.output.splitlines() == ["badmodel         Broken Model", "broken           Clean Test Game",
-                                          "clean            Clean Test Game"]
+    assert result.output.splitlines() == [
+        "badmodel         Broken Model",
+        "broken           Clean Test Game",
+        "clean            Clean Test Game",
+    ]
 
 
 def test_show_card() -> None:
@@ -72,35 +89,65 @@ def test_show_unknown_card_suggests() -> None:
     assert result.exit_code == 1 and "did you mean 'Firestorm'?" in result.output
 
 
-def test_output_piped_into_a_reader_that_leaves_is_not_an_error() -> None:
-    import subprocess
-    import sys
+@pytest.mark.parametrize("buffered", [True, False])
+def test_output_piped_into_a_reader_that_leaves_is_not_an_error(buffered: bool) -> None:
+    """`cardgen draft … | head -1`: the reader leaves after one line, the rest of the output (84 KB,
+    more than a pipe holds) has nowhere to go, and that is not an error. Standard output is
+    block-buffered as in a user's shell (then the write that finds the reader gone fails), and
+    unbuffered as under PYTHONUNBUFFERED=1 (which some CI systems set)."""
+    import os
 
-    from .conftest import REPO
+    from .conftest import REPO, cardgen_process
 
-    draft = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(REPO), "draft", "power-trip",
-                              "--players", "4", "--seed", "1", "--format", "csv"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    draft.stdout.readline()  # read one line, then leave, like `| head -1`
-    draft.stdout.close()
-    err = draft.stderr.read().decode()
-    assert draft.wait() == 0 and "internal error" not in err and "Traceback" not in err
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    args = ["--root", str(REPO), "draft", "power-trip", "--players", "4", "--seed", "1"]
+    with cardgen_process(
+        *args, "--format", "csv", stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as draft:
+        assert draft.stdout is not None
+        first = draft.stdout.readline()  # read one line, then leave, like `| head -1`
+        draft.stdout.close()
+        _, err = draft.communicate(timeout=300)
+        assert first.startswith(b"seed,seat,") and draft.returncode == 0, err.decode()
+        assert b"internal error" not in err and b"Traceback" not in err
 
 
 def test_the_real_entry_point_takes_root_anywhere(tmp_path) -> None:
-    """`cardgen` as installed (python -m cardgen runs the same `run()`), with --root after the command."""
+    """`cardgen` as installed (python -m cardgen runs the same `run()`), with --root after the
+    command."""
     import subprocess
     import sys
 
     from .conftest import FIXTURE_WS
 
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "cardgen", "validate", "clean", "--root", str(FIXTURE_WS)],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
-    assert done.returncode == 0 and "clean: 3 cards in 1 file: 0 errors" in done.stdout, done.stderr
-    done = subprocess.run([sys.executable, "-m", "cardgen", f"--root={FIXTURE_WS}", "validate", "broken"],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardgen", "validate", "clean", "--root", str(FIXTURE_WS)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "clean: 3 designs in 1 file: 0 errors" in done.stdout, done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "cardgen", f"--root={FIXTURE_WS}", "validate", "broken"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 1 and "error[" in done.stdout and "Traceback" not in done.stderr
-    done = subprocess.run([sys.executable, "-m", "cardgen", "validate", "clean"],
-                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardgen", "validate", "clean"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 2 and "no cardgen workspace here" in done.stderr

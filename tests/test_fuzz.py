@@ -1,6 +1,7 @@
-"""Seeded fuzzing of every input kind: 5,000 mutants, none may crash (exit 3), hang over 10 s or write outside
-output/. A failure names the seed and the mutant, so it can be replayed (tests/fuzz.py has the mutators;
-bench/fuzz.py runs a larger campaign by hand)."""
+"""Seeded fuzzing of every input kind: 5,000 mutants, none may crash (exit 3), hang over 10 s or
+write outside output/. A failure names the seed and the mutant, so it can be replayed (tests/fuzz.py
+has the mutators; bench/fuzz.py runs a larger campaign by hand)."""
+
 from __future__ import annotations
 
 import random
@@ -37,13 +38,16 @@ def ws(tmp_path: Path) -> Workspace:
 
 
 def exercise(ws: Workspace, render: bool = False) -> None:
-    """What the commands do with a game, in process: validate, deal every pack format, check a deck, print."""
+    """What the commands do with a game, in process: validate, deal every pack format, check a deck,
+    print."""
     result = validate_game(ws, GAME)
     model = result.model
     if model is None:
         return
     for name in list(model.packs or {}):
-        run = run_guarded(lambda name=name: deal(load_format(model, result.catalog, name), GAME, 2, 1))
+        run = run_guarded(
+            lambda name=name: deal(load_format(model, result.catalog, name), GAME, 2, 1)
+        )
         if run:
             raise AssertionError(run)
     deck_path = ws.root / "deck.txt"
@@ -51,12 +55,14 @@ def exercise(ws: Workspace, render: bool = False) -> None:
     check_deck(read_deck(deck_path, "deck.txt", dialect_for(model)), model, result.catalog)
     if render:
         studio = open_studio(ws, GAME, result)
-        chosen, _ = choose_cards(studio, SheetOptions(copies="one"))
+        chosen, _, _ = choose_cards(studio, SheetOptions(copies="one"))
         if chosen:
             sheet_bytes(studio, SheetOptions(copies="one"), chosen)
 
 
-def campaign(ws: Workspace, kind: str, count: int, first_seed: int, make: "callable", render_every: int = 0) -> None:
+def campaign(
+    ws: Workspace, kind: str, count: int, first_seed: int, make: "callable", render_every: int = 0
+) -> None:
     before = set(ws.root.parent.rglob("*"))
     failures = []
     for seed in range(first_seed, first_seed + count):
@@ -107,7 +113,8 @@ def test_card_mutants(ws: Workspace, chunk: int) -> None:
 
 
 def test_bundled_template_mutants(tmp_path: Path) -> None:
-    """The bundled games' own templates, mutated: a crash in a real template's shape is found here too."""
+    """The bundled games' own templates, mutated: a crash in a real template's shape is found here
+    too."""
     failures = []
     for game in ("power-trip", "aether-duel", "ivion"):
         root = tmp_path / game
@@ -136,10 +143,17 @@ def test_deck_list_mutants(ws: Workspace) -> None:
     failures = []
     for seed in range(40_000, 40_800):
         rng = random.Random(seed)
-        text = mutate_text(DECK if seed % 3 else "Monster: Ember Guard\nCard List:\n- 3x Firestorm\n", rng, 3)
+        text = mutate_text(
+            DECK if seed % 3 else "Monster: Ember Guard\nCard List:\n- 3x Firestorm\n", rng, 3
+        )
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
-        problem = run_guarded(lambda: check_deck(read_deck(path, "fuzz-deck.txt", dialect_for(validated.model)), validated.model,
-                                                 validated.catalog))
+        problem = run_guarded(
+            lambda: check_deck(
+                read_deck(path, "fuzz-deck.txt", dialect_for(validated.model)),
+                validated.model,
+                validated.catalog,
+            )
+        )
         if problem:
             failures.append(f"deck seed {seed}: {problem}\n{text[:500]}")
     assert not failures, "\n\n".join(failures[:3])
@@ -164,22 +178,90 @@ def test_rulebook_chapter_mutants(ws: Workspace) -> None:
 
 
 COMMANDS = [
-    ["validate", GAME], ["validate", GAME, "--format", "json"], ["show", GAME, "Firestorm"], ["games"],
-    ["sheets", GAME], ["packs", GAME], ["draft", GAME], ["deck", "check", GAME, "deck.txt"],
-    ["export", GAME, "--to", "cockatrice"], ["export", GAME, "--to", "draftmancer"], ["export", GAME, "--png"],
+    ["validate", GAME],
+    ["validate", GAME, "--format", "json"],
+    ["show", GAME, "Firestorm"],
+    ["games"],
+    ["sheets", GAME],
+    ["packs", GAME],
+    ["draft", GAME],
+    ["deck", "check", GAME, "deck.txt"],
+    ["export", GAME, "--to", "cockatrice"],
+    ["export", GAME, "--to", "draftmancer"],
+    ["export", GAME, "--png"],
 ]
 OPTIONS = {
-    "sheets": ["--paper", "--copies", "--deck", "--duplex", "--layout", "--bleed", "--only", "--back-offset", "--out",
-               "--calibration", "--no-crop-marks", "--strict"],
-    "packs": ["--players", "--packs-per-player", "--seed", "--print-runs", "--format", "--pack-format", "--stats"],
+    "sheets": [
+        "--paper",
+        "--copies",
+        "--deck",
+        "--duplex",
+        "--layout",
+        "--bleed",
+        "--only",
+        "--back-offset",
+        "--out",
+        "--calibration",
+        "--no-crop-marks",
+        "--strict",
+    ],
+    "packs": [
+        "--players",
+        "--packs-per-player",
+        "--seed",
+        "--print-runs",
+        "--format",
+        "--pack-format",
+        "--stats",
+    ],
     "draft": ["--players", "--seed", "--print-runs", "--format", "--pack-format"],
     "export": ["--dpi", "--preset", "--only", "--deck", "--image-base"],
-    "validate": ["--format", "--strict"], "show": ["--strict"], "games": [], "deck": ["--format", "--seat", "--pool"],
+    "validate": ["--format", "--strict"],
+    "show": ["--strict"],
+    "games": [],
+    "deck": ["--format", "--seat", "--pool"],
 }
-VALUES = ["0", "-1", "1", "3", "99999999999999999999", "nan", "inf", "1e300,-1e300", "nan,inf", "a4", "letter",
-          "1mm x 1mm", "60mm x 80mm", "99in x 99in", "-5mm", "200mm", "one", "deck", "collation", "long", "gutter",
-          "card.(", "card.name == 'Firestorm'", "{{", "''.__class__", "deck.txt", "nope.txt", "/dev/full",
-          "output/x.pdf", "booster", "pod", "drfat", "text", "json", "csv", "tgc-poker", "nope", "300", "37"]
+VALUES = [
+    "0",
+    "-1",
+    "1",
+    "3",
+    "99999999999999999999",
+    "nan",
+    "inf",
+    "1e300,-1e300",
+    "nan,inf",
+    "a4",
+    "letter",
+    "1mm x 1mm",
+    "60mm x 80mm",
+    "99in x 99in",
+    "-5mm",
+    "200mm",
+    "one",
+    "deck",
+    "collation",
+    "long",
+    "gutter",
+    "card.(",
+    "card.name == 'Firestorm'",
+    "{{",
+    "''.__class__",
+    "deck.txt",
+    "nope.txt",
+    "/dev/full",
+    "output/x.pdf",
+    "booster",
+    "pod",
+    "drfat",
+    "text",
+    "json",
+    "csv",
+    "tgc-poker",
+    "nope",
+    "300",
+    "37",
+]
 
 
 def test_cli_option_mutants(ws: Workspace) -> None:
@@ -192,8 +274,11 @@ def test_cli_option_mutants(ws: Workspace) -> None:
         args = list(rng.choice(COMMANDS))
         for _ in range(rng.randint(0, 3)):
             option = rng.choice(OPTIONS[args[0]] or ["--help"])
-            args += [option] if option in ("--calibration", "--no-crop-marks", "--strict", "--help") else \
-                [option, rng.choice(VALUES)]
+            args += (
+                [option]
+                if option in ("--calibration", "--no-crop-marks", "--strict", "--help")
+                else [option, rng.choice(VALUES)]
+            )
         import os
 
         cwd = os.getcwd()
@@ -203,9 +288,15 @@ def test_cli_option_mutants(ws: Workspace) -> None:
         finally:
             os.chdir(cwd)
         text = result.output
-        if result.exit_code not in (0, 1, 2) or "internal error" in text or "Traceback" in text or \
-                (result.exception is not None and not isinstance(result.exception, SystemExit)):
-            failures.append(f"cli seed {seed}: cardgen {' '.join(args)} -> {result.exit_code}\n{text[-800:]}"
-                            f"\n{result.exception!r}")
+        if (
+            result.exit_code not in (0, 1, 2)
+            or "internal error" in text
+            or "Traceback" in text
+            or (result.exception is not None and not isinstance(result.exception, SystemExit))
+        ):
+            failures.append(
+                f"cli seed {seed}: cardgen {' '.join(args)} -> {result.exit_code}\n{text[-800:]}"
+                f"\n{result.exception!r}"
+            )
     assert not failures, "\n\n".join(failures[:3])
     assert files_outside(ws.root, before) == []

@@ -1,6 +1,10 @@
-"""A booby-trapped workspace: nothing is written outside output/, no local file leaks into a PDF, no traceback."""
+"""A booby-trapped workspace: nothing is written outside output/, no local file leaks into a PDF, no
+traceback."""
+
 from __future__ import annotations
 
+import subprocess
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -10,6 +14,8 @@ from cardgen.cli.main import main
 from cardgen.core.workspace import Workspace
 from cardgen.gallery.page import script_json
 from cardgen.load.card import file_stem, id_problem
+
+from .conftest import cardgen_process, wait_until_it_catches_ctrl_c
 
 HOSTILE_CARD = """- id: ../../outside/pwned-id
   name: Pwned
@@ -25,8 +31,11 @@ def run(ws: Workspace, *args: str):  # type: ignore[no-untyped-def]
 
 
 def files_outside(root: Path, before: set[Path]) -> list[Path]:
-    return sorted(p for p in root.parent.rglob("*") if p not in before and not p.is_relative_to(root / "output")
-                  and not p.is_relative_to(root))
+    return sorted(
+        p
+        for p in root.parent.rglob("*")
+        if p not in before and not p.is_relative_to(root / "output") and not p.is_relative_to(root)
+    )
 
 
 def test_ids_that_are_paths_are_findings_and_never_file_names(scratch_ws: Workspace) -> None:
@@ -36,8 +45,14 @@ def test_ids_that_are_paths_are_findings_and_never_file_names(scratch_ws: Worksp
     result = run(scratch_ws, "validate", "clean")
     line = len(cards.read_text().splitlines()) - 5
     assert result.exit_code == 1
-    assert f"cards/clean/cards.yaml:{line}:3: error[bad-id] ../../outside/pwned-id:" in result.output
-    for args in (["export", "clean", "--png"], ["export", "clean", "--to", "tgc"], ["export", "clean", "--to", "dtc"]):
+    assert (
+        f"cards/clean/cards.yaml:{line}:3: error[bad-id] ../../outside/pwned-id:" in result.output
+    )
+    for args in (
+        ["export", "clean", "--png"],
+        ["export", "clean", "--to", "tgc"],
+        ["export", "clean", "--to", "dtc"],
+    ):
         assert run(scratch_ws, *args).exit_code == 0
     assert files_outside(scratch_ws.root, before) == []
     pngs = [p.name for p in (scratch_ws.root / "output" / "clean" / "png").iterdir()]
@@ -45,7 +60,17 @@ def test_ids_that_are_paths_are_findings_and_never_file_names(scratch_ws: Worksp
 
 
 def test_id_rules() -> None:
-    for bad in ("../x", "a/b", "a\\b", "con", "Aux.txt", ".hidden", "tab\there", "x" * 200, "what?"):
+    for bad in (
+        "../x",
+        "a/b",
+        "a\\b",
+        "con",
+        "Aux.txt",
+        ".hidden",
+        "tab\there",
+        "x" * 200,
+        "what?",
+    ):
         assert id_problem(bad), bad
         assert id_problem(file_stem(bad)) is None
     for good in ("hulking-demon", "ET.1213", "Black Queen", "r1"):
@@ -65,10 +90,17 @@ def test_the_rulebook_reads_only_workspace_files(scratch_ws: Workspace) -> None:
     out = scratch_ws.root / "output" / "book.pdf"
     result = run(scratch_ws, "rulebook", "clean", "--out", str(out))
     assert result.exit_code == 1, result.output  # built, with errors
-    # the sanitiser drops the file: address before anything could fetch it; the network address is refused
-    assert "rules/clean/rulebook/basics.md:3:11: warning[rulebook-html-unsupported] file: address on <img src> is " \
+    # the sanitiser drops the file: address before anything could fetch it; the network address is
+    # refused
+    assert (
+        "rules/clean/rulebook/basics.md:3:11: warning[rulebook-html-unsupported] file: address on "
+        "<img src> is "
         "not kept" in result.output
-    assert "rules/clean/rulebook/basics.md:4:1: error[rulebook-active-content] <link> removed" in result.output
+    )
+    assert (
+        "rules/clean/rulebook/basics.md:4:1: error[rulebook-active-content] <link> removed"
+        in result.output
+    )
     assert "http://127.0.0.1:9/x.png" in result.output
     reader = PdfReader(out)
     assert not reader.attachments
@@ -78,15 +110,32 @@ def test_the_rulebook_reads_only_workspace_files(scratch_ws: Workspace) -> None:
 
 def test_chapters_outside_the_rulebook_folder_and_wrong_shapes(scratch_ws: Workspace) -> None:
     index = scratch_ws.root / "rules" / "clean" / "rulebook" / "index.md"
-    index.write_text(index.read_text().replace("chapters: [basics.md, cards.md]",
-                                               "chapters: [basics.md, ../../../cards/clean/cards.yaml]"))
-    result = run(scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "b.pdf"))
+    index.write_text(
+        index.read_text().replace(
+            "chapters: [basics.md, cards.md]",
+            "chapters: [basics.md, ../../../cards/clean/cards.yaml]",
+        )
+    )
+    result = run(
+        scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "b.pdf")
+    )
     assert result.exit_code == 1 and "rulebook-chapter-outside" in result.output
-    assert "rulebook-chapter-outside" in run(scratch_ws, "validate", "clean").output  # validate sees it too
-    index.write_text(index.read_text().replace("chapters: [basics.md, ../../../cards/clean/cards.yaml]",
-                                               "chapters: 5"))
-    result = run(scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "c.pdf"))
-    assert result.exit_code == 1 and "rulebook-chapters" in result.output and "internal error" not in result.output
+    assert (
+        "rulebook-chapter-outside" in run(scratch_ws, "validate", "clean").output
+    )  # validate sees it too
+    index.write_text(
+        index.read_text().replace(
+            "chapters: [basics.md, ../../../cards/clean/cards.yaml]", "chapters: 5"
+        )
+    )
+    result = run(
+        scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "c.pdf")
+    )
+    assert (
+        result.exit_code == 1
+        and "rulebook-chapters" in result.output
+        and "internal error" not in result.output
+    )
 
 
 def test_page_templates_are_sandboxed(scratch_ws: Workspace) -> None:
@@ -94,7 +143,8 @@ def test_page_templates_are_sandboxed(scratch_ws: Workspace) -> None:
     own.mkdir(parents=True)
     marker = scratch_ws.root.parent / "pwned"
     (own / "index.html.j2").write_text(
-        "{{ cycler.__init__.__globals__.os.system('touch " + str(marker) + "') }}")
+        "{{ cycler.__init__.__globals__.os.system('touch " + str(marker) + "') }}"
+    )
     result = run(scratch_ws, "gallery", "clean")
     assert result.exit_code == 2 and "the gallery template failed" in result.output
     assert "Traceback" not in result.output and not marker.exists()
@@ -102,7 +152,9 @@ def test_page_templates_are_sandboxed(scratch_ws: Workspace) -> None:
     book.mkdir(parents=True)
     (book / "book.html.j2").write_text("{{ ''.__class__.__mro__[1].__subclasses__() }}")
     (book / "book.css").write_text("")
-    result = run(scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "b.pdf"))
+    result = run(
+        scratch_ws, "rulebook", "clean", "--out", str(scratch_ws.root / "output" / "b.pdf")
+    )
     assert result.exit_code == 2 and "the rulebook template failed" in result.output
 
 
@@ -111,7 +163,10 @@ def test_card_files_linking_outside_are_not_read(scratch_ws: Workspace, tmp_path
     secret.write_text("- name: Secret\n")
     (scratch_ws.root / "cards" / "clean" / "link.yaml").symlink_to(secret)
     result = run(scratch_ws, "validate", "clean")
-    assert "cards/clean/link.yaml: error[outside-workspace]" in result.output and "Secret" not in result.output
+    assert (
+        "cards/clean/link.yaml: error[outside-workspace]" in result.output
+        and "Secret" not in result.output
+    )
 
 
 def test_card_text_cannot_break_out_of_the_gallery_script() -> None:
@@ -119,11 +174,16 @@ def test_card_text_cannot_break_out_of_the_gallery_script() -> None:
     assert "<" not in text and ">" not in text
 
 
-def test_sizes_counts_and_numbers_out_of_range_are_findings_not_hangs(scratch_ws: Workspace) -> None:
+def test_sizes_counts_and_numbers_out_of_range_are_findings_not_hangs(
+    scratch_ws: Workspace,
+) -> None:
     model = scratch_ws.model_path("clean")
     text = model.read_text()
-    model.write_text(text.replace("size: 63mm x 88mm", "size: 0mm x 0mm")
-                     .replace("common: {designs: 1, copies: 2}, rare", "common: {designs: 1, copies: 10000000}, rare"))
+    model.write_text(
+        text.replace("size: 63mm x 88mm", "size: 0mm x 0mm").replace(
+            "common: {designs: 1, copies: 2}, rare", "common: {designs: 1, copies: 10000000}, rare"
+        )
+    )
     result = run(scratch_ws, "sheets", "clean")  # used to hang until killed
     assert result.exit_code == 1
     listing = run(scratch_ws, "validate", "clean").output
@@ -131,47 +191,70 @@ def test_sizes_counts_and_numbers_out_of_range_are_findings_not_hangs(scratch_ws
     assert "collation[1].rarities.common.copies must be from 0 to 10,000, not 10,000,000" in listing
     model.write_text(text)
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
-    cards.write_text(cards.read_text().replace("power: 3", "power: " + "9" * 5000, 1)
-                     .replace("power: 1", "power: !!int abc", 1))
+    cards.write_text(
+        cards.read_text()
+        .replace("power: 3", "power: " + "9" * 5000, 1)
+        .replace("power: 1", "power: !!int abc", 1)
+    )
     listing = run(scratch_ws, "validate", "clean")
     assert listing.exit_code == 1 and "internal error" not in listing.output
     assert "error[yaml-value] '99999999999999999999…' cannot be read as a number" in listing.output
     assert "error[yaml-value] 'abc' cannot be read as a number" in listing.output
     assert "(5,000 characters)" in listing.output  # a huge value is shown shortened
     assert run(scratch_ws, "sheets", "clean", "--bleed", "-5mm").exit_code == 2
-    assert "a paper width of 1 mm" in run(scratch_ws, "sheets", "clean", "--paper", "1mm x 1mm").output
+    assert (
+        "a paper width of 1 mm" in run(scratch_ws, "sheets", "clean", "--paper", "1mm x 1mm").output
+    )
 
 
 def test_deck_lists_are_read_line_by_line(scratch_ws: Workspace) -> None:
     deck = scratch_ws.root / "deck.txt"
-    deck.write_text("3x Ember Guard\nthis is garbage\n0 Tide Caller\n-2 Firestorm\n" + "9" * 5000 + " Ember Guard\n")
+    deck.write_text(
+        "3x Ember Guard\nthis is garbage\n0 Tide Caller\n-2 Firestorm\n"
+        + "9" * 5000
+        + " Ember Guard\n"
+    )
     result = run(scratch_ws, "deck", "check", "clean", str(deck))
     assert result.exit_code == 1 and "legal" in result.output and "not legal" in result.output
     for line, code in ((2, "deck-line"), (3, "deck-count"), (4, "deck-count"), (5, "deck-count")):
         assert f"deck.txt:{line}:1: error[{code}]" in result.output
-    for args in (["sheets", "clean", "--deck", str(deck)], ["export", "clean", "--to", "tts", "--deck", str(deck)]):
+    for args in (
+        ["sheets", "clean", "--deck", str(deck)],
+        ["export", "clean", "--to", "tts", "--deck", str(deck)],
+    ):
         refused = run(scratch_ws, *args)
         assert refused.exit_code == 2 and "the deck list has errors" in refused.output
 
 
 def test_catastrophic_numbering_patterns_are_stopped(scratch_ws: Workspace) -> None:
     model = scratch_ws.model_path("clean")
-    model.write_text(model.read_text().replace(r"'^(?P<prefix>[A-Z])(?P<index>\d+)/(?P<total>\d+)$'",
-                                               "'^(?P<index>(a|aa)+)$'"))
+    model.write_text(
+        model.read_text().replace(
+            r"'^(?P<prefix>[A-Z])(?P<index>\d+)/(?P<total>\d+)$'", "'^(?P<index>(a|aa)+)$'"
+        )
+    )
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     cards.write_text(cards.read_text().replace("number: R1/2", "number: " + "a" * 60 + "b"))
     result = run(scratch_ws, "validate", "clean")
     assert result.exit_code == 1 and "error[number-pattern-slow]" in result.output
     model.write_text(model.read_text().replace("'^(?P<index>(a|aa)+)$'", r"'^[A-Z]\d+/\d+$'"))
     result = run(scratch_ws, "validate", "clean")
-    assert "numbering.pattern needs a named group 'index'" in result.output and "check-crashed" not in result.output
+    assert (
+        "numbering.pattern needs a named group 'index'" in result.output
+        and "check-crashed" not in result.output
+    )
 
 
 def test_templates_cannot_exhaust_memory(scratch_ws: Workspace) -> None:
     front = scratch_ws.templates_dir("clean") / "front.yaml"
-    front.write_text(front.read_text().replace('text: "{{ card.name }}"', "text: \"{{ 'x' * 10**9 }}\"", 1))
+    front.write_text(
+        front.read_text().replace('text: "{{ card.name }}"', "text: \"{{ 'x' * 10**9 }}\"", 1)
+    )
     result = run(scratch_ws, "validate", "clean")
-    assert result.exit_code == 1 and "a template builds text longer than 100,000 characters" in result.output
+    assert (
+        result.exit_code == 1
+        and "a template builds text longer than 100,000 characters" in result.output
+    )
 
 
 def test_art_that_cannot_be_drawn_is_a_finding(scratch_ws: Workspace) -> None:
@@ -205,7 +288,11 @@ def test_outputs_only_to_regular_files(scratch_ws: Workspace, tmp_path: Path) ->
     blocker = tmp_path / "afile"
     blocker.write_text("")
     result = run(scratch_ws, "sheets", "clean", "--out", str(blocker / "x.pdf"))
-    assert result.exit_code == 2 and "cannot write" in result.output and "Traceback" not in result.output
+    assert (
+        result.exit_code == 2
+        and "cannot write" in result.output
+        and "Traceback" not in result.output
+    )
 
 
 def test_an_empty_model_is_an_error(scratch_ws: Workspace) -> None:
@@ -215,27 +302,54 @@ def test_an_empty_model_is_an_error(scratch_ws: Workspace) -> None:
 
 
 def test_ctrl_c_exits_130_quietly(scratch_ws: Workspace) -> None:
+    """Ctrl-C while `serve` serves, and in the middle of a build: exit 130 (or the build's own code
+    when it finished first), never a traceback."""
     import signal
     import socket
-    import subprocess
-    import sys
-    import time
+    import threading
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "serve", "clean",
-                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and "Traceback" not in err, err
-    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "build", "clean"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.7)  # mid-build (a whole build of this game takes about 1.5 s)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode in (130, 0, 1) and "Traceback" not in err, err
+    root = str(scratch_ws.root)
+    with cardgen_process(
+        "--root",
+        root,
+        "serve",
+        "clean",
+        "--port",
+        str(port),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        serving = threading.Event()
+
+        def read() -> None:
+            for line in proc.stderr:  # type: ignore[union-attr]
+                lines.append(line)
+                if line.startswith("serving "):
+                    serving.set()
+            serving.set()  # ended without serving: the assertions below say how
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        assert serving.wait(timeout=300) and proc.poll() is None, "".join(lines)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+        reader.join(timeout=60)
+        err = "".join(lines)
+        assert proc.returncode == 130 and "Traceback" not in err, err
+    with cardgen_process(
+        "--root", root, "build", "clean", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
+        wait_until_it_catches_ctrl_c(proc)
+        time.sleep(0.7)  # mid-build (a whole build of this game takes about 1.5 s)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode in (130, 0, 1) and "Traceback" not in err, err
 
 
 def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
@@ -251,8 +365,12 @@ def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
         port = s.getsockname()[1]
     stop = threading.Event()
     logs: list[str] = []
-    thread = threading.Thread(target=serve, args=(scratch_ws, "clean", port), kwargs={"log": logs.append, "stop": stop},
-                              daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        args=(scratch_ws, "clean", port),
+        kwargs={"log": logs.append, "stop": stop},
+        daemon=True,
+    )
     thread.start()
     try:
         for _ in range(100):
@@ -274,27 +392,38 @@ def test_the_server_serves_files_only(scratch_ws: Workspace) -> None:
 
 
 def test_damaged_caches_are_rebuilt_not_fatal(scratch_ws: Workspace) -> None:
-    """Garbage in output/GAME/.cache (a disk error, a tool that truncated files) is ignored and rewritten."""
+    """Garbage in output/GAME/.cache (a disk error, a tool that truncated files) is ignored and
+    rewritten."""
     import marshal
     import pickle
 
     first = run(scratch_ws, "sheets", "clean", "--copies", "one")
     assert first.exit_code in (0, 1)
-    run(scratch_ws, "sheets", "clean", "--copies", "one")  # the second run also keeps the parsed card files
+    run(
+        scratch_ws, "sheets", "clean", "--copies", "one"
+    )  # the second run also keeps the parsed card files
     cache = scratch_ws.output_dir("clean") / ".cache"
     kept = sorted(p.name.split("-")[0] for p in cache.iterdir() if p.is_file())
     assert {"cards", "faces"} <= set(kept)
-    garbage = {"cards": pickle.dumps(["not", "a", "cache"]), "faces": marshal.dumps({"format": 4, "faces": [1]})}
+    garbage = {
+        "cards": pickle.dumps(["not", "a", "cache"]),
+        "faces": marshal.dumps({"format": 4, "faces": [1]}),
+    }
     for path in cache.iterdir():
         if path.is_file():
             path.write_bytes(garbage.get(path.name.split("-")[0], b"\x00\x01garbage"))
     again = run(scratch_ws, "sheets", "clean", "--copies", "one")
-    assert again.exit_code == first.exit_code and "Traceback" not in again.output and "internal error" not in again.output
+    assert (
+        again.exit_code == first.exit_code
+        and "Traceback" not in again.output
+        and "internal error" not in again.output
+    )
     assert run(scratch_ws, "validate", "clean").exit_code == first.exit_code
 
 
 def test_ctrl_c_that_a_library_turned_into_another_error_is_still_an_interrupt() -> None:
-    """reportlab's colour parser has a bare `except:`: Ctrl-C during it surfaced as ValueError, exit 3 (a 'bug')."""
+    """reportlab's colour parser has a bare `except:`: Ctrl-C during it surfaced as ValueError, exit
+    3 (a 'bug')."""
     from cardgen.cli.core import _interrupted
 
     try:

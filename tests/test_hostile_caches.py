@@ -1,5 +1,7 @@
-"""A game folder from someone else cannot run code or change outputs through output/GAME/.cache: every cache
-file is signed plain data, and a planted, forged, damaged or hostile one is ignored and made again."""
+"""A game folder from someone else cannot run code or change outputs through output/GAME/.cache:
+every cache file is signed plain data, and a planted, forged, damaged or hostile one is ignored and
+made again."""
+
 from __future__ import annotations
 
 import marshal
@@ -44,8 +46,11 @@ def build(ws: Workspace) -> int:
 
 def outputs(ws: Workspace) -> dict[str, bytes]:
     out = ws.output_dir("clean")
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and ".cache" not in p.relative_to(out).parts}
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and ".cache" not in p.relative_to(out).parts
+    }
 
 
 def cache_files(ws: Workspace) -> list[Path]:
@@ -64,13 +69,16 @@ def built(scratch_ws: Workspace) -> tuple[Workspace, int, dict[str, bytes]]:
 
 
 def test_planted_pickles_marshal_bombs_and_forgeries_run_nothing_and_change_nothing(
-        built: tuple[Workspace, int, dict[str, bytes]], tmp_path: Path) -> None:
+    built: tuple[Workspace, int, dict[str, bytes]], tmp_path: Path
+) -> None:
     ws, code, clean = built
     marker = tmp_path / "ran"
     forged_key = b"k" * 32
     real = {p: p.read_bytes() for p in cache_files(ws)}
 
-    def forged(path: Path, payload: bytes) -> bytes:  # the right container, signed with another machine's key
+    def forged(
+        path: Path, payload: bytes
+    ) -> bytes:  # the right container, signed with another machine's key
         import hashlib
         import hmac
 
@@ -79,7 +87,9 @@ def test_planted_pickles_marshal_bombs_and_forgeries_run_nothing_and_change_noth
 
     hostile = [
         lambda p: pickle.dumps(_Boom(marker)),
-        lambda p: b"[\xff\xff\xff\x7f",  # marshal: a list of 2**31 items (MemoryError when unpacked)
+        lambda p: (
+            b"[\xff\xff\xff\x7f"
+        ),  # marshal: a list of 2**31 items (MemoryError when unpacked)
         lambda p: forged(p, marshal.dumps({"format": 6, "faces": {}, "drawn": {}})),
         lambda p: forged(p, pickle.dumps(_Boom(marker))),
         lambda p: real[p][: len(real[p]) // 2],  # truncated
@@ -89,19 +99,26 @@ def test_planted_pickles_marshal_bombs_and_forgeries_run_nothing_and_change_noth
     for shift in range(len(hostile)):  # every kind of file gets every kind of hostile content
         for i, path in enumerate(files):
             path.write_bytes(hostile[(i + shift) % len(hostile)](path))
-        for name in ("cards-0123456789ab.pickle", "faces-0123456789ab.marshal", "typeset-0123.pickle",
-                     "rulebook-0123.pickle"):  # the names earlier versions read
+        for name in (
+            "cards-0123456789ab.pickle",
+            "faces-0123456789ab.marshal",
+            "typeset-0123.pickle",
+            "rulebook-0123.pickle",
+        ):  # the names earlier versions read
             (ws.output_dir("clean") / ".cache" / name).write_bytes(pickle.dumps(_Boom(marker)))
         assert build(ws) == code
         assert not marker.exists(), "a cache file ran code"
         assert outputs(ws) == clean
         real = {p: p.read_bytes() for p in cache_files(ws)}  # made again
         files = list(real)
-    assert not list((ws.output_dir("clean") / ".cache").glob("*.pickle"))  # unsigned leftovers are dropped
+    assert not list(
+        (ws.output_dir("clean") / ".cache").glob("*.pickle")
+    )  # unsigned leftovers are dropped
 
 
 def test_links_and_fifos_in_the_cache_are_not_followed_nor_waited_on(
-        built: tuple[Workspace, int, dict[str, bytes]], tmp_path: Path) -> None:
+    built: tuple[Workspace, int, dict[str, bytes]], tmp_path: Path
+) -> None:
     ws, code, clean = built
     secret = tmp_path / "secret.txt"
     secret.write_text("private")
@@ -113,16 +130,22 @@ def test_links_and_fifos_in_the_cache_are_not_followed_nor_waited_on(
             os.mkfifo(path)
     # in a process of its own, so that a read waiting on a FIFO fails the test instead of hanging it
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "user-cache")}
-    done = subprocess.run([sys.executable, "-m", "cardgen", "--root", str(ws.root), "build", "clean"],
-                          capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardgen", "--root", str(ws.root), "build", "clean"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert done.returncode == code, done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert secret.read_text() == "private"
     assert outputs(ws) == clean
 
 
-def test_a_cache_from_another_machine_is_not_read(built: tuple[Workspace, int, dict[str, bytes]],
-                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cache_from_another_machine_is_not_read(
+    built: tuple[Workspace, int, dict[str, bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ws, _, _ = built
     store = speed_cache.Store(ws.output_dir("clean") / ".cache")
     faces = next(p.name for p in cache_files(ws) if p.name.startswith("faces-"))
@@ -136,7 +159,8 @@ def test_a_cache_from_another_machine_is_not_read(built: tuple[Workspace, int, d
 
 
 def test_no_cache_builds_the_same_files_and_writes_no_cache(
-        built: tuple[Workspace, int, dict[str, bytes]]) -> None:
+    built: tuple[Workspace, int, dict[str, bytes]],
+) -> None:
     ws, code, clean = built
     import shutil
 
@@ -146,9 +170,85 @@ def test_no_cache_builds_the_same_files_and_writes_no_cache(
     speed_cache.set_enabled(True)
     assert result.exit_code == code
     assert outputs(ws) == clean
-    # nothing kept for a next run: the only files are the book's pictures, working files no run reads back
-    assert all(p.suffix == ".png" and p.parent.name == "png" for p in cache_files(ws)), cache_files(ws)
+    # nothing kept for a next run: the only files are the book's pictures, working files no run
+    # reads back
+    assert all(p.suffix == ".png" and p.parent.name == "png" for p in cache_files(ws)), cache_files(
+        ws
+    )
     assert not any(p.read_bytes().startswith(speed_cache.MAGIC) for p in cache_files(ws))
+
+
+BUNDLED = {  # game: exports (all of them for the smallest game; the build's own files for all)
+    "power-trip": (),
+    "aether-duel": ("tts", "cockatrice", "tgc", "mpc", "dtc"),
+    "ivion": (),
+}
+
+
+@pytest.mark.slow
+def test_every_bundled_game_builds_the_same_files_plain_and_with_every_speed_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each bundled game (rules, cards, templates, decks copied into a scratch workspace) built
+    plain (--no-cache: no cache, no memo, one process), then with the speed machinery cold (caches
+    written, faces laid out and PNGs rendered by helper processes, the book typeset by a twin) and
+    warm (every output file gone, the caches kept): the same files, byte for byte, every time.
+    About 50 s of CPU, 1.5 min on two busy shared cores: the slowest test, marked slow."""
+    import shutil
+
+    from cardgen.render import values
+    from cardgen.speed.parallel import Pool
+    from cardgen.speed.twin import Twin
+
+    from .conftest import REPO
+
+    root = tmp_path / "bundled"
+    for folder in ("rules", "cards", "templates", "decks"):
+        shutil.copytree(REPO / folder, root / folder)
+    asked: list[str] = []
+    real_ask, real_fork = Pool.ask, Twin.fork.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        Pool,
+        "ask",
+        lambda pool, work, *a, **k: asked.append(work.__name__) or real_ask(pool, work, *a, **k),
+    )
+
+    def fork(cls, work):  # type: ignore[no-untyped-def]
+        twin = real_fork(cls, work)
+        asked.extend(["twin"] if twin is not None else [])
+        return twin
+
+    monkeypatch.setattr(Twin, "fork", classmethod(fork))
+
+    def build(game: str, *flags: str) -> tuple[int, dict[str, bytes]]:
+        exports = ["--exports", ",".join(BUNDLED[game])] if BUNDLED[game] else []
+        result = CliRunner().invoke(main, ["--root", str(root), *flags, "build", game, *exports])
+        assert "Traceback" not in result.output, result.output
+        out = root / "output" / game
+        return result.exit_code, {
+            p.relative_to(out).as_posix(): p.read_bytes()
+            for p in sorted(out.rglob("*"))
+            if p.is_file() and ".cache" not in p.relative_to(out).parts
+        }
+
+    for game in BUNDLED:
+        memo_before = values._value_problem.cache_info()  # type: ignore[attr-defined]
+        plain = build(game, "--no-cache")
+        assert values._value_problem.cache_info() == memo_before  # no memo read or kept
+        kept = [p for p in (root / "output" / game / ".cache").rglob("*") if p.is_file()]
+        assert asked == [] and not any(p.read_bytes().startswith(speed_cache.MAGIC) for p in kept)
+        shutil.rmtree(root / "output" / game)
+        assert build(game) == plain, f"{game}: cold caches, helpers and twin"
+        assert "twin" in asked and (
+            game != "power-trip" or {"_helper", "_render_task"} <= set(asked)
+        )
+        asked.clear()
+        for made in (root / "output" / game).rglob("*"):
+            if made.is_file() and ".cache" not in made.relative_to(root / "output" / game).parts:
+                made.unlink()
+        assert build(game) == plain, f"{game}: warm caches"
+        asked.clear()
+        assert len(plain[1]) > 90, game
 
 
 def test_the_store_round_trips_plain_data_and_refuses_the_rest(tmp_path: Path) -> None:
@@ -157,5 +257,7 @@ def test_the_store_round_trips_plain_data_and_refuses_the_rest(tmp_path: Path) -
     assert store.put("thing", data) and store.get("thing") == data
     assert not store.put("code", compile("1", "x", "eval").__class__)  # a type is not plain data
     (tmp_path / "thing-copy").write_bytes((tmp_path / "thing").read_bytes())
-    assert store.get("thing-copy") is None  # a file's signature covers its name: no swapping entries
+    assert (
+        store.get("thing-copy") is None
+    )  # a file's signature covers its name: no swapping entries
     assert store.put_bytes("blob", b"\x89PNG") and store.get_bytes("blob") == b"\x89PNG"

@@ -1,5 +1,6 @@
-"""The import graph of cardgen/ points down the pipeline (docs/architecture.md): no cycles, every module in a
-layer, and no layer imports one above it."""
+"""The import graph of cardgen/ points down the pipeline (docs/architecture.md): no cycles, every
+module in a layer, and no layer imports one above it."""
+
 from __future__ import annotations
 
 import ast
@@ -44,7 +45,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(edges[node]):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -71,9 +72,9 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-# The layer order, bottom first (docs/architecture.md). A module imports only from layers below its own, or
-# from its own package; the stages (one layer) may use each other. speed/ sits beside the pipeline: anyone
-# may import it, and it imports only core/.
+# The layer order, bottom first (docs/architecture.md). A module imports only from layers below its
+# own, or from its own package; the stages (one layer) may use each other. speed/ sits beside the
+# pipeline: anyone may import it, and it imports only core/.
 LAYERS = [
     ("cardgen.core",),
     ("cardgen.load",),
@@ -81,7 +82,14 @@ LAYERS = [
     ("cardgen.validate", "cardgen.render"),
     ("cardgen.project",),
     ("cardgen.printrun",),
-    ("cardgen.packs", "cardgen.rulebook", "cardgen.gallery", "cardgen.export"),
+    (
+        "cardgen.packs",
+        "cardgen.rulebook",
+        "cardgen.gallery",
+        "cardgen.export",
+        "cardgen.sheet",
+        "cardgen.kit",
+    ),
     ("cardgen.jobs",),
     ("cardgen.live",),
     ("cardgen.cli",),
@@ -114,14 +122,19 @@ def layer_breaks(edges: dict[str, set[str]]) -> list[str]:
             here, there = place(mod), place(target)
             if here is None or there is None:
                 wrong.append(f"{mod} -> {target} (not in a layer: add its package to LAYERS)")
-            elif there[0] > here[0] or (there[0] == here[0] and there[1] != here[1] and here[0] != STAGES):
+            elif there[0] > here[0] or (
+                there[0] == here[0] and there[1] != here[1] and here[0] != STAGES
+            ):
                 wrong.append(f"{mod} -> {target}")
     return wrong
 
 
 def test_every_module_has_a_layer() -> None:
-    unplaced = [m for m in import_graph() if m != "cardgen" and place(m) is None
-                and not (m == SIDE or m.startswith(SIDE + "."))]
+    unplaced = [
+        m
+        for m in import_graph()
+        if m != "cardgen" and place(m) is None and not (m == SIDE or m.startswith(SIDE + "."))
+    ]
     assert unplaced == []
 
 
@@ -130,31 +143,58 @@ def test_layers_point_down() -> None:
 
 
 def test_the_layer_check_sees_a_break() -> None:
-    assert layer_breaks({"cardgen.load.cards": {"cardgen.model.game"}}) == ["cardgen.load.cards -> cardgen.model.game"]
+    assert layer_breaks({"cardgen.load.cards": {"cardgen.model.game"}}) == [
+        "cardgen.load.cards -> cardgen.model.game"
+    ]
     assert layer_breaks({"cardgen.speed.cache": {"cardgen.load.yamlio"}})
     assert layer_breaks({"cardgen.project.check": {"cardgen.packs.deal"}})
     assert not layer_breaks({"cardgen.jobs.build": {"cardgen.speed.twin", "cardgen.packs.deal"}})
 
 
 def test_generic_code_asks_the_model_for_roles_not_field_names() -> None:
-    offenders = [f"{p.relative_to(PKG)}:{n}" for p in PKG.rglob("*.py") if "model" not in p.relative_to(PKG).parts
-                 for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if '"rarity"' in line]
+    offenders = [
+        f"{p.relative_to(PKG)}:{n}"
+        for p in PKG.rglob("*.py")
+        if "model" not in p.relative_to(PKG).parts
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if '"rarity"' in line
+    ]
     assert offenders == []
 
 
-BUNDLED_WORDS = ("Power Trip", "Aether", "Ivion", "Entity", "Monster", "Magicks", "Arcana", "Specialization",
-                 "Ultimate", "Trait", "Winterborn", "Steward", "Hulking Demon", "Brick", "Dark", "Relic")
+BUNDLED_WORDS = (
+    "Power Trip",
+    "Aether",
+    "Ivion",
+    "Entity",
+    "Monster",
+    "Magicks",
+    "Arcana",
+    "Specialization",
+    "Ultimate",
+    "Trait",
+    "Winterborn",
+    "Steward",
+    "Hulking Demon",
+    "Brick",
+    "Dark",
+    "Relic",
+)
 
 
 def test_no_bundled_game_words_in_generic_code() -> None:
-    """Generic code asks the model; a bundled game's names, kinds or keywords in a string of cardgen/ would
-    mean a rule that only works for that game (comments may still give them as examples)."""
+    """Generic code asks the model; a bundled game's names, kinds or keywords in a string of
+    cardgen/ would mean a rule that only works for that game (comments may still give them as
+    examples)."""
     import re
 
     hits = []
     for path in PKG.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                hits += [f"{path.relative_to(PKG)}:{node.lineno}: {w}" for w in BUNDLED_WORDS
-                         if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", node.value)]
+                hits += [
+                    f"{path.relative_to(PKG)}:{node.lineno}: {w}"
+                    for w in BUNDLED_WORDS
+                    if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", node.value)
+                ]
     assert hits == []

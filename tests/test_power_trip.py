@@ -1,4 +1,6 @@
-"""Power Trip's card files are a faithful transcription of the seed: counts, numbers, names and texts."""
+"""Power Trip's card files are a faithful transcription of the seed: counts, numbers, names and
+texts."""
+
 from __future__ import annotations
 
 import re
@@ -20,7 +22,7 @@ needs_seed = needs_shared(SEED)
 def _card_section() -> list[str]:
     lines = [ln.strip() for ln in SEED.read_text(encoding="utf-8").splitlines()]
     start = lines.index("Hulking Demon - BB")
-    return [s for s in lines[start:lines.index("Figure out the fae situation")] if s]
+    return [s for s in lines[start : lines.index("Figure out the fae situation")] if s]
 
 
 @pytest.fixture(scope="module")
@@ -30,20 +32,46 @@ def result():
 
 def test_cards_per_file(result) -> None:
     per_file = Counter(c.file.rsplit("/", 1)[-1] for c in result.catalog)
-    assert per_file == {"dark.yaml": 47, "light.yaml": 47, "mind.yaml": 45, "body.yaml": 45, "dual.yaml": 22,
-                        "tokens.yaml": 2, "resources.yaml": 4, "life.yaml": 1}
+    assert per_file == {
+        "dark.yaml": 47,
+        "light.yaml": 47,
+        "mind.yaml": 45,
+        "body.yaml": 45,
+        "dual.yaml": 22,
+        "tokens.yaml": 2,
+        "resources.yaml": 4,
+        "life.yaml": 1,
+    }
 
 
 def test_cards_per_faction(result) -> None:
-    factions = Counter("/".join(c.values("factions")) or "-" for c in result.catalog if "Resource" not in c.values("kinds"))
-    # cards with no type line (untitled drafts, Chameleon, "Spirit", the Life card) have no faction: "-"
-    assert factions == {"Dark": 39, "Light": 46, "Mind": 47, "Body": 41, "-": 14, "Light/Dark": 2, "Light/Mind": 2,
-                        "Mind/Body": 7, "Dark/Body": 6, "Dark/Mind": 3, "Light/Body": 2}
+    factions = Counter(
+        "/".join(c.values("factions")) or "-"
+        for c in result.catalog
+        if "Resource" not in c.values("kinds")
+    )
+    # cards with no type line (untitled drafts, Chameleon, "Spirit", the Life card) have no faction:
+    # "-"
+    assert factions == {
+        "Dark": 39,
+        "Light": 46,
+        "Mind": 47,
+        "Body": 41,
+        "-": 14,
+        "Light/Dark": 2,
+        "Light/Mind": 2,
+        "Mind/Body": 7,
+        "Dark/Body": 6,
+        "Dark/Mind": 3,
+        "Light/Body": 2,
+    }
 
 
 @needs_seed
 def test_collector_numbers_match_the_seed(result) -> None:
-    seed_numbers = Counter(s for s in _card_section() if re.fullmatch(r"[A-Za-z]+(\d+|x)/(\d+|x)", s))
+    seed_numbers = Counter(
+        s for s in _card_section() if re.fullmatch(r"[A-Za-z]+(\d+|x)/(\d+|x)", s)
+    )
     yaml_numbers = Counter(c.get("number") for c in result.catalog if c.get("number"))
     assert yaml_numbers == seed_numbers
 
@@ -71,26 +99,51 @@ def test_every_seed_name_is_transcribed(result) -> None:
 
 
 def test_show_hulking_demon() -> None:
-    out = CliRunner().invoke(main, ["--root", str(REPO), "show", "power-trip", "Hulking Demon"]).output
-    fields = {line.split()[0]: line.split()[1] for line in out.splitlines()[1:] if line.startswith("  ")}
-    assert fields == {"name": "Hulking", "cost": "BB", "factions": "Dark", "kinds": "Entity", "ap": "5",
-                      "hp": "3", "rarity": "common", "number": "D1/40"}
+    out = (
+        CliRunner()
+        .invoke(main, ["--root", str(REPO), "show", "power-trip", "Hulking Demon"])
+        .output
+    )
+    fields = {
+        line.split()[0]: line.split()[1] for line in out.splitlines()[1:] if line.startswith("  ")
+    }
+    assert fields == {
+        "name": "Hulking",
+        "cost": "BB",
+        "factions": "Dark",
+        "kinds": "Entity",
+        "ap": "5",
+        "hp": "3",
+        "rarity": "common",
+        "number": "D1/40",
+    }
 
 
 def test_validator_reports_the_seeds_real_problems(result) -> None:
     codes = Counter(f.code for f in result.findings)
     # problems the seed really has, one example each
     expected = {
-        "duplicate-id": "brick", "number-duplicate": "brilliance", "unknown-value": "mind-messer",
-        "undefined-keyword": "body-resource", "symbol-case": "silent-psychic", "number-missing": "astronomers",
-        "value-alias": "dark-contract", "requires-field": "combat-analyzer",
+        "duplicate-id": "brick",
+        "number-duplicate": "brilliance",
+        "unknown-value": "mind-messer",
+        "undefined-keyword": "body-resource",
+        "symbol-case": "silent-psychic",
+        "number-missing": "astronomers",
+        "value-alias": "dark-contract",
+        "requires-field": "combat-analyzer",
     }
     for code, card in expected.items():
         assert any(f.code == code and f.card == card for f in result.findings), code
     assert codes["unfinished-card"] == 23
     # nothing that only a transcription slip would cause
-    assert not {"unknown-field", "wrong-type", "yaml-syntax", "bad-cost", "unknown-cost-symbol",
-             "check-crashed"} & set(codes)
+    assert not {
+        "unknown-field",
+        "wrong-type",
+        "yaml-syntax",
+        "bad-cost",
+        "unknown-cost-symbol",
+        "check-crashed",
+    } & set(codes)
 
 
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
@@ -100,5 +153,6 @@ def test_docs_summary_is_current(game: str) -> None:
 
     result = validate_game(Workspace.find(REPO), game)
     expected = findings_summary(result, f"cardgen validate {game} --format summary")
-    assert (REPO / "docs" / f"{game}.md").read_text(encoding="utf-8") == expected, \
+    assert (REPO / "docs" / f"{game}.md").read_text(encoding="utf-8") == expected, (
         f"regenerate: cardgen validate {game} --format summary > docs/{game}.md"
+    )

@@ -1,4 +1,6 @@
-"""Rulebook: a real book (TOC page numbers, outline, glossary), identical bytes, problems marked not fatal."""
+"""Rulebook: a real book (TOC page numbers, outline, glossary), identical bytes, problems marked not
+fatal."""
+
 from __future__ import annotations
 
 import html
@@ -19,7 +21,6 @@ from .conftest import FIXTURE_WS
 def book_ws(tmp_path_factory) -> Workspace:
     """A scratch copy: building a book caches faces under the workspace's output/."""
     import shutil
-
 
     root = tmp_path_factory.mktemp("book") / "ws"
     shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
@@ -53,14 +54,17 @@ def test_outline_has_one_entry_per_chapter_and_section(clean_book) -> None:
             children.append([c.title for c in item])
         else:
             titles.append(item.title)
-    assert titles == ["Basics", "Cards"] and children == [["Setup", "Turns"], ["Anatomy", "Glossary"]]
+    assert titles == ["Basics", "Cards"] and children == [
+        ["Setup", "Turns"],
+        ["Anatomy", "Glossary"],
+    ]
 
 
 def test_glossary_lists_every_keyword_and_symbols_and_components(clean_book) -> None:
     text = "\n".join(_pages(clean_book.pdf))
     assert "Guard" in text and "Attackers must attack this first." in text
     assert "Fire" in text and "Water" in text  # the cost legend names each symbol
-    assert "Red cards: 1 common × 2, 1 rare × 1" in text.replace("\n", " ")
+    assert "4 Unit cards: 2 Red, 2 Blue" in text and "1 Spell card: Red" in text  # the print run
     assert "designer" in text.lower() and "second player draw" in text and clean_book.findings == []
     assert 'class="sym"' in clean_book.html and clean_book.html.count('class="card"') >= 3
 
@@ -91,8 +95,14 @@ def test_booklet_order_and_imposition(clean_book) -> None:
     imposed = PdfReader(io.BytesIO(impose(clean_book.pdf)))
     source = PdfReader(io.BytesIO(clean_book.pdf))
     assert len(imposed.pages) == 2 * -(-len(source.pages) // 4)
-    assert [round(float(v)) for v in imposed.pages[0].mediabox] == [0, 0, 1191, 842]  # A4 pages: exactly A3
-    assert "flip on the SHORT edge" in imposed.pages[0].extract_text()
+    assert [round(float(v)) for v in imposed.pages[0].mediabox] == [
+        0,
+        0,
+        1191,
+        842,
+    ]  # A4 pages: exactly A3
+    # the outside of the first sheet is the back and the front cover: no printer's note on it
+    assert "flip" not in imposed.pages[0].extract_text().lower()
 
 
 def test_an_a5_booklet_is_printed_on_exact_a4(tmp_path) -> None:
@@ -115,14 +125,20 @@ def test_an_a5_booklet_is_printed_on_exact_a4(tmp_path) -> None:
 def bundled_books() -> dict[str, object]:
     from .conftest import REPO
 
-    return {game: build_rulebook(Workspace.find(REPO), game) for game in ("power-trip", "aether-duel", "ivion")}
+    return {
+        game: build_rulebook(Workspace.find(REPO), game)
+        for game in ("power-trip", "aether-duel", "ivion")
+    }
 
 
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
-def test_printed_text_has_no_entity_no_literal_cost_token_and_no_straight_quote_in_prose(bundled_books, game) -> None:
-    """Every page's text is read back from the PDF: no '&ldquo;' (titles used to print so in the contents),
-    no '[B]' or '{1}' printed as typed (designer's notes and tip boxes used to), and no straight quote in prose
-    (code blocks quote the designer's raw card template and are left as written)."""
+def test_printed_text_has_no_entity_no_literal_cost_token_and_no_straight_quote_in_prose(
+    bundled_books, game
+) -> None:
+    """Every page's text is read back from the PDF: no '&ldquo;' (titles used to print so in the
+    contents), no '[B]' or '{1}' printed as typed (designer's notes and tip boxes used to), and no
+    straight quote in prose (code blocks quote the designer's raw card template and are left as
+    written)."""
     book = bundled_books[game]
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(book.pdf)).pages)  # type: ignore[attr-defined]
     assert re.findall(r"&[a-z]+;|&#\d+;", text) == []
@@ -133,18 +149,22 @@ def test_printed_text_has_no_entity_no_literal_cost_token_and_no_straight_quote_
     assert [m for m in re.findall(r".{0,20}['\"].{0,20}", html.unescape(prose))] == []
 
 
-@pytest.mark.parametrize("game,chapter", [("power-trip", "anatomy.md"), ("ivion", "parts-of-a-card.md")])
+@pytest.mark.parametrize(
+    "game,chapter", [("power-trip", "anatomy.md"), ("ivion", "parts-of-a-card.md")]
+)
 def test_anatomy_numbers_are_the_chapters_own_list(bundled_books, game: str, chapter: str) -> None:
-    """One source: the figure's callouts carry the numbers of the chapter's numbered list, every item has one,
-    and the figure prints no legend of its own that could disagree with the text."""
+    """One source: the figure's callouts carry the numbers of the chapter's numbered list, every
+    item has one, and the figure prints no legend of its own that could disagree with the text."""
     from cardgen.rulebook.anatomy import ordered_list
 
     from .conftest import REPO
 
     book = bundled_books[game]
     source = (REPO / "rules" / game / "rulebook" / chapter).read_text()
-    items = ordered_list(source, source.index("anatomy(") and source[:source.index("anatomy(")].count("\n"))
-    figure = re.search(r'<div class="anatomy">.*?</svg></div>(.*?)</div>', book.html, re.S)  # type: ignore[attr-defined]
+    items = ordered_list(
+        source, source.index("anatomy(") and source[: source.index("anatomy(")].count("\n")
+    )
+    figure = re.search(r'<div class="anatomy"[^>]*>.*?</svg></div>(.*?)</div>', book.html, re.S)  # type: ignore[attr-defined]
     assert figure is not None and "anatomy-legend" not in figure.group(0)
     numbers = sorted({int(n) for n in re.findall(r"<text [^>]*>(\d+)</text>", figure.group(0))})
     assert numbers == list(range(1, len(items) + 1)) and len(items) in (5, 9)
@@ -159,24 +179,33 @@ def test_anatomy_callouts_stay_outside_the_card(bundled_books) -> None:
         for svg in re.findall(r'<svg class="callouts".*?</svg>', book.html, re.S):  # type: ignore[attr-defined]
             width = float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))  # type: ignore[union-attr]
             card = (GUTTER, width - GUTTER)
-            xs = [float(v) for v in re.findall(r'[MHL ]([\d.]+),', svg) + re.findall(r"H([\d.]+)", svg)]
+            xs = [
+                float(v)
+                for v in re.findall(r"[MHL ]([\d.]+),", svg) + re.findall(r"H([\d.]+)", svg)
+            ]
             xs += [float(v) for v in re.findall(r'cx="([\d.]+)"', svg)]
             assert xs and all(x <= card[0] + 0.01 or x >= card[1] - 0.01 for x in xs)
 
 
 @pytest.mark.parametrize("game", ["power-trip", "aether-duel", "ivion"])
-def test_no_page_under_a_third_full_except_chapter_ends_and_the_cover(bundled_books, game: str) -> None:
-    """How far down each page its content reaches (rasterised), against the running header that names the
-    chapter: a page may be short only when the next page starts another chapter."""
+def test_no_page_under_a_third_full_except_chapter_ends_and_the_cover(
+    bundled_books, game: str
+) -> None:
+    """How far down each page its content reaches (rasterised), against the running header that
+    names the chapter: a page may be short only when the next page starts another chapter."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(bundled_books[game].pdf)  # type: ignore[attr-defined]
     reader = PdfReader(io.BytesIO(bundled_books[game].pdf))  # type: ignore[attr-defined]
+
     def running_header(page) -> str:  # the text in the page's top band: the chapter's name
         found: list[str] = []
         top = float(page.mediabox.height) * 0.92
-        page.extract_text(visitor_text=lambda text, cm, tm, *_: found.append(text) if tm[5] * cm[3] + cm[5] > top
-                          else None)
+        page.extract_text(
+            visitor_text=lambda text, cm, tm, *_: (
+                found.append(text) if tm[5] * cm[3] + cm[5] > top else None
+            )
+        )
         return "".join(found).strip()
 
     headers = [running_header(page) for page in reader.pages]
@@ -192,12 +221,19 @@ def test_no_page_under_a_third_full_except_chapter_ends_and_the_cover(bundled_bo
     assert short == []
 
 
-BOOK_PAGES = {"power-trip": (1, 6, 8), "aether-duel": (1, 4, 7), "ivion": (1, 7, 10)}  # cover, figures, prose
+BOOK_PAGES = {
+    "power-trip": (1, 4, 5),
+    "aether-duel": (1, 3, 4),
+    "ivion": (1, 3, 7),
+}  # cover, figures (anatomy, card rows, symbols), prose in two columns
 
 
 @pytest.mark.parametrize("game", list(BOOK_PAGES))
-def test_three_pages_of_each_book_match_their_goldens(bundled_books, regen: bool, game: str) -> None:
-    """The cover, an anatomy or card page and a page of prose with icons, at 40 dpi, reviewed as images."""
+def test_three_pages_of_each_book_match_their_goldens(
+    bundled_books, regen: bool, game: str
+) -> None:
+    """The cover, an anatomy or card page and a page of prose with icons, at 40 dpi, reviewed as
+    images."""
     import pypdfium2 as pdfium
 
     from .goldens import check_golden
@@ -231,3 +267,40 @@ def test_build_reuses_the_rulebook_until_one_of_its_inputs_changes(scratch_ws, m
     changed = job.cached_rulebook(scratch_ws, "clean", "a4", studio)
     assert built == ["clean", "clean"] and changed.pdf != first.pdf
     assert len(list((scratch_ws.output_dir("clean") / ".cache").glob("rulebook-*"))) == 1
+
+
+def test_the_same_workspace_in_another_folder_makes_the_same_book(tmp_path) -> None:
+    """rulebook.pdf names no folder: face pictures by the digest of their bytes, the workspace's
+    own files (fonts, chapter pictures, in Markdown and in raw HTML) from a stand-in folder, where
+    WeasyPrint would name each picture after its URL. The book's HTML names those files by their
+    real URLs (so a browser finds them) and differs in that alone."""
+    import shutil
+
+    from PIL import Image
+
+    from cardgen.render.fonts import BUNDLED
+
+    books = []
+    for where in ("one", "two/deeper"):
+        root = tmp_path / where / "ws"
+        shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
+        (root / "fonts").mkdir()
+        shutil.copy(BUNDLED / "Lato-Regular.ttf", root / "fonts" / "Lato-Regular.ttf")
+        chapter = root / "rules" / "clean" / "rulebook" / "basics.md"
+        Image.new("RGB", (40, 30), (200, 10, 10)).save(chapter.parent / "red.png")
+        Image.new("RGB", (40, 30), (10, 10, 200)).save(chapter.parent / "blue.png")
+        chapter.write_text(chapter.read_text() + '\n![red](red.png)\n\n<img src="blue.png">\n')
+        books.append((root, build_rulebook(Workspace.find(root), "clean")))
+    (one, first), (two, second) = books
+    assert [f.format() for f in first.findings] == [f.format() for f in second.findings]
+    assert first.pdf == second.pdf
+    assert first.html != second.html
+    assert first.html.replace(one.resolve().as_uri(), "") == second.html.replace(
+        two.resolve().as_uri(), ""
+    )
+    images = [
+        name
+        for page in PdfReader(io.BytesIO(first.pdf)).pages
+        for name in (page["/Resources"].get("/XObject") or {})
+    ]
+    assert len(set(images)) >= 3  # the faces and both pictures are in it

@@ -1,7 +1,8 @@
 """Units are parsed in one place and a bare number is refused."""
+
 import pytest
 
-from cardgen.core.units import UnitError, length, size
+from cardgen.core.units import UnitError, length, size, size_name
 
 
 def test_lengths() -> None:
@@ -19,6 +20,8 @@ def test_bad_lengths(bad: object) -> None:
 
 def test_sizes() -> None:
     assert size("poker") == (180, 252)
+    assert size("landscape") == size("88mm x 63mm") == size("poker-eu")[::-1]
+    assert size_name(size("88mm x 63mm")) == "landscape (88 x 63 mm)"
     w, h = size("63mm x 88mm")
     assert (round(w, 2), round(h, 2)) == (178.58, 249.45)
     with pytest.raises(UnitError):

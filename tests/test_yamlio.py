@@ -1,4 +1,5 @@
 """Located YAML loading: positions, duplicate keys, bad encodings, alias bombs, size limits."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -96,12 +97,14 @@ BIG_ITEM = """\
 """
 
 
-def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path, monkeypatch) -> None:
-    """cards._load_all cuts a large file into two runs of whole items parsed apart: the parse (values, types,
-    locations, findings) is the whole file's, and a file it must not cut, or whose piece has a mistake, is
-    parsed whole (same findings)."""
+def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """cards._load_all cuts a large file into two runs of whole items parsed apart: the parse
+    (values, types, locations, findings) is the whole file's, and a file it must not cut, or whose
+    piece has a mistake, is parsed whole (same findings)."""
     from cardgen.load import cards
-    from cardgen.load.yamlio import sequence_pieces
+    from cardgen.load.yamltext import sequence_pieces
 
     monkeypatch.setattr(cards, "PARALLEL_BYTES", 2000)
     good = "".join(BIG_ITEM.format(i=i) for i in range(60))
@@ -113,7 +116,9 @@ def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path,
         "not-a-list": "name: A\n" + good.replace("- ", "  x: ", 1),
         "marker": good + "---\n- name: B\n",
         "crlf": good.replace("\n", "\r\n"),  # cut: "\r\n" is one line break either way
-        "cr-only": good.replace("\n", "\r"),  # not cut (this one crashed the cutter): YAML counts lines "\n" does not
+        "cr-only": good.replace(
+            "\n", "\r"
+        ),  # not cut (this one crashed the cutter): YAML counts lines "\n" does not
         "nel": good.replace("Line one", "Line\x85one"),
         "u2028": good.replace("\n# card 3", "\u2028# card 3"),
     }
@@ -123,21 +128,29 @@ def test_a_large_card_file_parsed_in_two_pieces_equals_one_parse(tmp_path: Path,
         whole = load_yaml(path, path.name)
         split = cards._load_all([path], tmp_path)[0]
         assert _shape(split.data) == _shape(whole.data), name
-        assert split.findings == whole.findings and split.text == whole.text and split.path == path, name
+        assert (
+            split.findings == whole.findings and split.text == whole.text and split.path == path
+        ), name
     assert len(sequence_pieces(good, 2) or []) == 2  # it was cut
-    assert sequence_pieces(cases["anchors"], 2) is None and sequence_pieces(cases["marker"], 2) is None
-    assert sequence_pieces(cases["crlf"], 2) and not any(sequence_pieces(cases[k], 2) for k in ("cr-only", "nel", "u2028"))
+    assert (
+        sequence_pieces(cases["anchors"], 2) is None and sequence_pieces(cases["marker"], 2) is None
+    )
+    assert sequence_pieces(cases["crlf"], 2) and not any(
+        sequence_pieces(cases[k], 2) for k in ("cr-only", "nel", "u2028")
+    )
     assert [line for line, _ in sequence_pieces(good, 2) or []][0] == 1
 
 
-def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: Path, monkeypatch) -> None:
-    """Seeded fuzzing: YAML tokens inserted, text deleted and lines moved in a large card file; the parse in two
-    pieces equals the whole parse every time, whether the mutant is cut, refused or broken (1,100 mutants
-    by hand before committing, 60 here)."""
+def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Seeded fuzzing: YAML tokens inserted, text deleted and lines moved in a large card file; the
+    parse in two pieces equals the whole parse every time, whether the mutant is cut, refused or
+    broken (1,100 mutants by hand before committing, 60 here)."""
     import random
 
     from cardgen.load import cards
-    from cardgen.load.yamlio import sequence_pieces
+    from cardgen.load.yamltext import sequence_pieces
 
     monkeypatch.setattr(cards, "PARALLEL_BYTES", 2000)
     asked: list[int] = []
@@ -145,8 +158,35 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
     monkeypatch.setattr(cards, "sequence_pieces", lambda text, n: asked.append(n) or real(text, n))
     rng = random.Random(20261201)
     base = "".join(BIG_ITEM.format(i=i) for i in range(40))
-    tokens = ["- ", "-", "\n", "  ", ":", "'", '"', "[", "]", "{", "}", "#", "|", ">", "---\n", "&a ", "*a", "\t",
-              "? ", ",", "!!str ", "%YAML 1.1\n", "\n- ", "\n  - ", "\r", "\r\n- ", "\u2028"]
+    tokens = [
+        "- ",
+        "-",
+        "\n",
+        "  ",
+        ":",
+        "'",
+        '"',
+        "[",
+        "]",
+        "{",
+        "}",
+        "#",
+        "|",
+        ">",
+        "---\n",
+        "&a ",
+        "*a",
+        "\t",
+        "? ",
+        ",",
+        "!!str ",
+        "%YAML 1.1\n",
+        "\n- ",
+        "\n  - ",
+        "\r",
+        "\r\n- ",
+        "\u2028",
+    ]
     cut = 0
     for n in range(60):
         text = base
@@ -156,7 +196,7 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
             if op < 0.4:
                 text = text[:pos] + rng.choice(tokens) + text[pos:]
             elif op < 0.7:
-                text = text[:pos] + text[pos + rng.randint(1, 20):]
+                text = text[:pos] + text[pos + rng.randint(1, 20) :]
             else:
                 lines = text.split("\n")
                 lines.insert(rng.randrange(len(lines)), lines.pop(rng.randrange(len(lines))))
@@ -165,6 +205,12 @@ def test_cutting_in_pieces_never_changes_the_parse_of_a_mutated_file(tmp_path: P
         path.write_bytes(text.encode())
         whole = load_yaml(path, path.name)
         split = cards._load_all([path], tmp_path)[0]
-        assert (_shape(split.data), split.findings, split.text) == (_shape(whole.data), whole.findings, whole.text), n
+        assert (_shape(split.data), split.findings, split.text) == (
+            _shape(whole.data),
+            whole.findings,
+            whole.text,
+        ), n
         cut += sequence_pieces(text, 2) is not None
-    assert cut > 40 and len(asked) == 60  # most mutants were cut, on the parallel path (no other thread ran)
+    assert (
+        cut > 40 and len(asked) == 60
+    )  # most mutants were cut, on the parallel path (no other thread ran)

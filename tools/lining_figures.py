@@ -1,10 +1,12 @@
-"""Turn a font whose default figures are old-style into one whose digits are its lining figures (the 'lnum'
-feature frozen into the character map), for tools such as reportlab that cannot apply OpenType features.
+"""Turn a font whose default figures are old-style into one whose digits are its lining figures (the
+'lnum' feature frozen into the character map), for tools such as reportlab that cannot apply
+OpenType features.
 
     python tools/lining_figures.py cardgen/data/fonts/Vollkorn-Bold.ttf
 
 Rewrites the file in place; run once per font, by hand (the bundled Vollkorn files have been).
 """
+
 from __future__ import annotations
 
 import sys

@@ -1,1 +1,2 @@
-"""Core: errors, units, paths, atomic output, the template sandbox: nothing of cardgen's pipeline."""
+"""Core: errors, units, paths, atomic output, the template sandbox: nothing of cardgen's
+pipeline."""

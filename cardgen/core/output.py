@@ -1,5 +1,7 @@
-"""Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half a file, and
-write cache files best effort (speed.cache signs and reads them: a cache is never worth failing for)."""
+"""Turn bytes into files atomically (temp file + rename), so an interrupted build never leaves half
+a file, and write cache files best effort (speed.cache signs and reads them: a cache is never worth
+failing for)."""
+
 from __future__ import annotations
 
 import os
@@ -30,20 +32,40 @@ class JobResult:
     outputs: list[Output] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    text: str = ""  # what the command prints as its result (packs, a deck verdict, one card), if anything
-    later: Callable[[], JobResult] | None = None  # work left for after this is shown (a live rebuild's book)
+    text: str = (
+        ""  # what the command prints as its result (packs, a deck verdict, one card), if anything
+    )
+    later: Callable[[], JobResult] | None = (
+        None  # work left for after this is shown (a live rebuild's book)
+    )
     pending: str = ""  # what `later` does, for the user
+    step: str = ""  # a step of a live rebuild shown on its own ('pulled cards.xlsx:'), not the job
+    # findings that decide the exit code and are counted, not listed (the card errors behind a
+    # rulebook: `cardgen validate` lists them)
+    counted: list[Finding] = field(default_factory=list)
+    # the command's own checks of what it read (pnp-check's checklist, printed in `text`): how many
+    # failed and how many gave a warning
+    checks: tuple[int, int] = (0, 0)
 
     def failed(self, strict: bool = False) -> bool:
-        """Exit 1: the data has errors (with strict, warnings too)."""
+        """Exit 1: the data has errors, or a check failed (with strict, warnings too)."""
         worst = Severity.WARNING if strict else Severity.ERROR
-        return any(f.severity >= worst for f in self.findings)
+        failed, warned = self.checks
+        if failed or (strict and warned):
+            return True
+        return any(f.severity >= worst for f in [*self.findings, *self.counted])
 
 
 def inside(folder: Path, relative: str) -> Path:
-    """folder/relative, refused when it would land outside the folder (a hostile name, never a user's choice)."""
+    """folder/relative, refused when it would land outside the folder (a hostile name, never a
+    user's choice)."""
     target = folder / relative
-    if relative not in ("", ".", "..") and "/" not in relative and "\\" not in relative and ":" not in relative:
+    if (
+        relative not in ("", ".", "..")
+        and "/" not in relative
+        and "\\" not in relative
+        and ":" not in relative
+    ):
         return target  # a plain name lands in the folder (write_atomic refuses a link in its place)
     base = folder.resolve()
     if not target.resolve().is_relative_to(base) or Path(relative).is_absolute():
@@ -52,7 +74,8 @@ def inside(folder: Path, relative: str) -> Path:
 
 
 class LinkRefused(CardgenError):
-    """A folder of a workspace's output/ is a symbolic link: cardgen would write (or delete) somewhere else."""
+    """A folder of a workspace's output/ is a symbolic link: cardgen would write (or delete)
+    somewhere else."""
 
 
 _GUARDED: set[Path] = set()  # workspaces' output/ folders: no link may stand anywhere below them
@@ -64,9 +87,10 @@ def guard(folder: Path) -> None:
 
 
 def link_in(path: Path) -> Path | None:
-    """The first symbolic link among the folders on the way from a guarded output/ folder down to `path`
-    (`path` itself included when it is a folder), or None: none, or `path` is not below a guarded folder.
-    A link in a file's own place is write_atomic's to refuse (a cache's to ignore)."""
+    """The first symbolic link among the folders on the way from a guarded output/ folder down to
+    `path` (`path` itself included when it is a folder), or None: none, or `path` is not below a
+    guarded folder. A link in a file's own place is write_atomic's to refuse (a cache's to
+    ignore)."""
     for root in _GUARDED:
         if path == root or path.is_relative_to(root):
             current = root
@@ -88,19 +112,23 @@ def refuse_links(path: Path) -> None:
             target = f" (to {os.readlink(link)})"
         except OSError:
             target = ""
-        raise LinkRefused(f"{link}: it is a symbolic link{target}, and cardgen writes and removes files in its "
-                          "output folders only where they are, never through a link (remove the link, or give "
-                          "the folder itself; the outputs are made again)")
+        raise LinkRefused(
+            f"{link}: it is a symbolic link{target}, and cardgen writes and removes files in its "
+            "output folders only where they are, never through a link (remove the link, or give "
+            "the folder itself; the outputs are made again)"
+        )
 
 
 def write_atomic(path: Path, data: bytes | str) -> Path:
-    """Write a regular file atomically. Anything else already at the path (a folder, a device such as
-    /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path. Below a
-    workspace's output/ no folder on the way may be a link (LinkRefused)."""
+    """Write a regular file atomically. Anything else already at the path (a folder, a device such
+    as /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path.
+    Below a workspace's output/ no folder on the way may be a link (LinkRefused)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     refuse_links(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise CardgenError(f"refusing to write {path}: it is not a regular file (a folder, device, pipe or link)")
+        raise CardgenError(
+            f"refusing to write {path}: it is not a regular file (a folder, device, pipe or link)"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
@@ -126,8 +154,8 @@ def _umask() -> int:
 
 
 def clear_place(path: Path) -> None:
-    """Remove a link, FIFO or device standing where a cache file goes (in cardgen's own cache folder: the
-    link itself goes, never what it points to); a folder there is left alone."""
+    """Remove a link, FIFO or device standing where a cache file goes (in cardgen's own cache
+    folder: the link itself goes, never what it points to); a folder there is left alone."""
     try:
         if path.is_symlink() or (path.exists() and not path.is_file() and not path.is_dir()):
             path.unlink()
@@ -136,9 +164,9 @@ def clear_place(path: Path) -> None:
 
 
 def write_cache(path: Path, data: bytes, stale: str | None = None) -> bool:
-    """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under other keys),
-    drop the older ones beside it. A cache is never worth failing for: a workspace that cannot be written is
-    only read (False)."""
+    """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under
+    other keys), drop the older ones beside it. A cache is never worth failing for: a workspace that
+    cannot be written is only read (False)."""
     refuse_links(path)  # first: nothing is removed through a linked folder
     clear_place(path)
     try:

@@ -1,13 +1,16 @@
-"""Turn Jinja2 templates from a workspace into sandboxed renders on a budget: sizes, steps, loops, depth, time.
+"""Turn Jinja2 templates from a workspace into sandboxed renders on a budget: sizes, steps, loops,
+depth, time.
 
 Every template cardgen renders comes from a workspace that may not be the user's own (a shared game
-repository): card templates, `--only` expressions, gallery and rulebook pages. Jinja2's sandbox blocks
-reaching for Python internals; the budget (sandbox_budget.Limits) keeps a template from taking the machine's
-memory or time: every string builder, format, filter and operator that could make something large is refused
-before it makes it, output is counted, loop turns and calls are counted, macros may not recurse without end,
-and containers cannot be changed in place (so a list measured once stays that size). Anything over budget
-raises BudgetError (a SecurityError), which callers report as a `template-budget` finding or a one-line error.
+repository): card templates, `--only` expressions, gallery and rulebook pages. Jinja2's sandbox
+blocks reaching for Python internals; the budget (sandbox_budget.Limits) keeps a template from
+taking the machine's memory or time: every string builder, format, filter and operator that could
+make something large is refused before it makes it, output is counted, loop turns and calls are
+counted, macros may not recurse without end, and containers cannot be changed in place (so a list
+measured once stays that size). Anything over budget raises BudgetError (a SecurityError), which
+callers report as a `template-budget` finding or a one-line error.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,6 +26,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import pass_context
 from markupsafe import Markup
 
+from ..speed.memo import Memo
 from .sandbox_bounds import (
     BoundedEscapeFormatter,
     BoundedFormatter,
@@ -34,25 +38,45 @@ from .sandbox_bounds import (
 )
 from .sandbox_budget import CARD, MAX_POWER_BITS, PAGE, Budget, BudgetError, Limits, budget_of
 
-__all__ = ["BUDGET", "CARD", "PAGE", "Budget", "BudgetError", "LimitedSandbox", "Limits", "page_environment"]
+__all__ = [
+    "BUDGET",
+    "CARD",
+    "PAGE",
+    "Budget",
+    "BudgetError",
+    "LimitedSandbox",
+    "Limits",
+    "page_environment",
+]
 
 COUNTED = "cardgen counted"  # the filter counting a loop's turns
-BUDGET = "cardgen budget"  # the key of a render's variables that carries a shared Budget (no template can name it)
+# the key of a render's variables that carries a shared Budget (no template can name it)
+BUDGET = "cardgen budget"
 
 _BINOPS = {"*": operator.mul, "**": operator.pow, "+": operator.add, "%": operator.mod}
 _SEQUENCES = (str, bytes, list, tuple)
-_PLAIN = frozenset({str, int, float, bool, type(None), Markup})  # printed as they are: measured by the output
+_PLAIN = frozenset(
+    {str, int, float, bool, type(None), Markup}
+)  # printed as they are: measured by the output
 
 
 class BudgetContext(Context):
-    """A render's context, carrying its Budget: the one its variables hand over (a face's values share one: the
-    caller opens each render's share with Budget.start), else a new one."""
+    """A render's context, carrying its Budget: the one its variables hand over (a face's values
+    share one: the caller opens each render's share with Budget.start), else a new one."""
 
-    def __init__(self, environment: Any, parent: dict[str, Any], name: str | None, blocks: dict[str, Any],
-                 globals: Any = None) -> None:  # noqa: A002
+    def __init__(
+        self,
+        environment: Any,
+        parent: dict[str, Any],
+        name: str | None,
+        blocks: dict[str, Any],
+        globals: Any = None,
+    ) -> None:  # noqa: A002
         super().__init__(environment, parent, name, blocks, globals)
         budget = parent.get(BUDGET)
-        if budget.__class__ is not Budget:  # a render of its own: its includes and derived contexts share it
+        if (
+            budget.__class__ is not Budget
+        ):  # a render of its own: its includes and derived contexts share it
             budget = parent[BUDGET] = Budget(getattr(environment, "limits", CARD))
         self.budget = budget
 
@@ -78,17 +102,26 @@ class Counted:
 
 
 class BudgetCodeGenerator(CodeGenerator):
-    """Jinja2's code generator, with loop turns counted, and `~` and list, tuple and dict displays measured."""
+    """Jinja2's code generator, with loop turns counted, and `~` and list, tuple and dict displays
+    measured."""
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
-        for loop in list(node.find_all(nodes.For)):  # each loop's iterable through the filter no template can name
+        for loop in list(
+            node.find_all(nodes.For)
+        ):  # each loop's iterable through the filter no template can name
             if not (isinstance(loop.iter, nodes.Filter) and loop.iter.name == COUNTED):
-                loop.iter = nodes.Filter(loop.iter, COUNTED, [], [], None, None, lineno=loop.iter.lineno)
+                loop.iter = nodes.Filter(
+                    loop.iter, COUNTED, [], [], None, None, lineno=loop.iter.lineno
+                )
         super().visit_Template(node, frame)
 
     @optimizeconst
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
-        markup = "context.eval_ctx.volatile" if frame.eval_ctx.volatile else str(bool(frame.eval_ctx.autoescape))
+        markup = (
+            "context.eval_ctx.volatile"
+            if frame.eval_ctx.volatile
+            else str(bool(frame.eval_ctx.autoescape))
+        )
         self.write(f"environment.joined(context, {markup}, (")
         for arg in node.nodes:
             self.visit(arg, frame)
@@ -119,7 +152,8 @@ class BudgetCodeGenerator(CodeGenerator):
 
 
 class BudgetTemplate(Template):
-    """A template whose render turns endless inclusion into a BudgetError (Python's recursion limit stops it)."""
+    """A template whose render turns endless inclusion into a BudgetError (Python's recursion limit
+    stops it)."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
         try:
@@ -136,14 +170,16 @@ def _counted(context: Any, items: Any) -> Counted:
 
 @pass_context
 def _finalize(context: Any, value: Any) -> Any:
-    """What a `{{ }}` prints is measured before it is turned into text (a list printed is its items' text)."""
+    """What a `{{ }}` prints is measured before it is turned into text (a list printed is its items'
+    text)."""
     if type(value) not in _PLAIN and not isinstance(value, Undefined):
         budget_of(context).weigh(value)
     return value
 
 
 class LimitedSandbox(ImmutableSandboxedEnvironment):
-    """Jinja2's sandbox (containers unchangeable), on a budget: see the module's docstring and sandbox_bounds."""
+    """Jinja2's sandbox (containers unchangeable), on a budget: see the module's docstring and
+    sandbox_bounds."""
 
     intercepted_binops = frozenset({"*", "**", "+", "%"})
     code_generator_class = BudgetCodeGenerator
@@ -159,9 +195,12 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         self.filters[COUNTED] = _counted
 
     def concat(self, chunks: Any) -> str:  # type: ignore[override]
-        """A render's output, and each macro's, block's and `{% set %}` block's, counted as it is joined."""
+        """A render's output, and each macro's, block's and `{% set %}` block's, counted as it is
+        joined."""
         if type(chunks) is not list:
-            chunks = list(chunks)  # a render's output: each part is within limits, and their count within steps
+            chunks = list(
+                chunks
+            )  # a render's output: each part is within limits, and their count within steps
         if sum(map(len, chunks)) > self.limits.text:
             raise BudgetError(f"a template builds text longer than {self.limits.text:,} characters")
         return "".join(chunks)
@@ -183,7 +222,9 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
     def _range(self, *args: int) -> range:
         rng = range(*args)
         if len(rng) > self.limits.loops:
-            raise BudgetError(f"a template asks for a range of {len(rng):,} items (at most {self.limits.loops:,})")
+            raise BudgetError(
+                f"a template asks for a range of {len(rng):,} items (at most {self.limits.loops:,})"
+            )
         return rng
 
     def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
@@ -192,21 +233,36 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         if operator_name == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, _SEQUENCES) and isinstance(times, int):
-                    budget.expect((len(seq) if isinstance(seq, (str, bytes)) else budget.weigh(seq)) * max(times, 0))
-            if isinstance(left, int) and isinstance(right, int) and \
-                    left.bit_length() + right.bit_length() > MAX_POWER_BITS:
+                    budget.expect(
+                        (len(seq) if isinstance(seq, (str, bytes)) else budget.weigh(seq))
+                        * max(times, 0)
+                    )
+            if (
+                isinstance(left, int)
+                and isinstance(right, int)
+                and left.bit_length() + right.bit_length() > MAX_POWER_BITS
+            ):
                 raise BudgetError(f"a template computes a number larger than 2**{MAX_POWER_BITS}")
         elif operator_name == "**":
-            if isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1 \
-                    and right * math.log2(abs(left)) > MAX_POWER_BITS:
+            if (
+                isinstance(left, int)
+                and isinstance(right, int)
+                and right > 0
+                and abs(left) > 1
+                and right * math.log2(abs(left)) > MAX_POWER_BITS
+            ):
                 raise BudgetError(f"a template computes a number larger than 2**{MAX_POWER_BITS}")
-        elif operator_name == "+" and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+        elif (
+            operator_name == "+" and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES)
+        ):
             budget.expect(budget.weigh(left) + budget.weigh(right))
         elif operator_name == "%" and isinstance(left, (str, bytes)):
             budget.expect(percent_size(budget, left, right))
             made = left % right
             if len(made) > self.limits.text:
-                raise BudgetError(f"a template builds text longer than {self.limits.text:,} characters")
+                raise BudgetError(
+                    f"a template builds text longer than {self.limits.text:,} characters"
+                )
             return made
         return _BINOPS[operator_name](left, right)
 
@@ -226,7 +282,8 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         return budget.result(result)
 
     def wrap_str_format(self, value: Any) -> Any:
-        """str.format and str.format_map, with each field's width and the result's length within budget."""
+        """str.format and str.format_map, with each field's width and the result's length within
+        budget."""
         plain = super().wrap_str_format(value)
         if plain is None:
             return None
@@ -235,8 +292,11 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
 
         @pass_context
         def bounded(context: Any, *args: Any, **kwargs: Any) -> str:
-            formatter = (BoundedEscapeFormatter(environment, escape=text.escape) if hasattr(text, "__html__")
-                         else BoundedFormatter(environment))
+            formatter = (
+                BoundedEscapeFormatter(environment, escape=text.escape)
+                if hasattr(text, "__html__")
+                else BoundedFormatter(environment)
+            )
             formatter.budget = budget_of(context)
             formatter.budget.weigh(args)
             formatter.budget.weigh(kwargs)
@@ -250,20 +310,21 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         return bounded
 
 
-_PAGES: dict[tuple, LimitedSandbox] = {}
+_PAGES: Memo[LimitedSandbox] = Memo(32)
 
 
 def page_environment(folders: list[Path], html_only: bool = False) -> LimitedSandbox:
-    """A sandbox loading page templates from the first of `folders` (those that exist) holding each name,
-    autoescaped (`html_only`: only .html and .j2 files), on a page's budget. Kept for the process while the
-    folders hold the same files, so a live rebuild does not compile its pages again (Jinja2 reloads a template
-    whose file changed)."""
+    """A sandbox loading page templates from the first of `folders` (those that exist) holding each
+    name, autoescaped (`html_only`: only .html and .j2 files), on a page's budget. Kept for the
+    process while the folders hold the same files, so a live rebuild does not compile its pages
+    again (Jinja2 reloads a template whose file changed)."""
     search = [str(p) for p in folders if p.is_dir()]
     key = (html_only, *((folder, tuple(sorted(os.listdir(folder)))) for folder in search))
-    env = _PAGES.get(key)
-    if env is None:
-        if len(_PAGES) > 32:
-            _PAGES.clear()
-        env = _PAGES[key] = LimitedSandbox(loader=FileSystemLoader(search), limits=PAGE,
-                                           autoescape=select_autoescape(["html", "j2"]) if html_only else True)
-    return env
+    return _PAGES.get(
+        key,
+        lambda: LimitedSandbox(
+            loader=FileSystemLoader(search),
+            limits=PAGE,
+            autoescape=select_autoescape(["html", "j2"]) if html_only else True,
+        ),
+    )

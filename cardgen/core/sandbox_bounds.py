@@ -1,5 +1,7 @@
-"""Turn Python's string builders, %-formats, str.format and Jinja2's filters into bounded ones: each predicts the
-size of what it would build and refuses (BudgetError) one over the render's budget before making it."""
+"""Turn Python's string builders, %-formats, str.format and Jinja2's filters into bounded ones: each
+predicts the size of what it would build and refuses (BudgetError) one over the render's budget
+before making it."""
+
 from __future__ import annotations
 
 import itertools
@@ -20,7 +22,8 @@ def _arg(args: tuple, kwargs: dict, index: int, name: str, default: Any = None) 
 
 
 def _whole(value: Any, cap: int) -> int:
-    """A width, count or length argument as a whole number (what Python would refuse stays for Python to refuse)."""
+    """A width, count or length argument as a whole number (what Python would refuse stays for
+    Python to refuse)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return 0
     return max(value, 0) if value <= cap else cap + 1
@@ -31,7 +34,8 @@ def _text(budget: Budget, value: Any) -> int:
 
 
 def _source(budget: Budget, value: Any) -> str:
-    """A filter's value as the text it will work on, refused when it is already over one operation's limit."""
+    """A filter's value as the text it will work on, refused when it is already over one operation's
+    limit."""
     if _text(budget, value) > budget.limits.text:
         raise BudgetError(f"a template works on text longer than {budget.limits.text:,} characters")
     return value if isinstance(value, str) else str(value)
@@ -47,7 +51,9 @@ def listed(budget: Budget, value: Any) -> Any:
         return value
     items = list(itertools.islice(iter(value), budget.limits.text + 1))
     if len(items) > budget.limits.text:
-        raise BudgetError(f"a template builds a value larger than {budget.limits.text:,} characters or items")
+        raise BudgetError(
+            f"a template builds a value larger than {budget.limits.text:,} characters or items"
+        )
     return items
 
 
@@ -62,8 +68,9 @@ def replaced_size(text: Any, old: Any, new: Any, count: Any = -1) -> int:
 
 
 def method_args(budget: Budget, owner: Any, name: str, args: tuple, kwargs: dict) -> tuple:
-    """Check a call of a str, bytes or int method that builds something: refuse one over the limit before Python
-    makes it. Returns the arguments to call it with (an iterator to join is taken into a list first)."""
+    """Check a call of a str, bytes or int method that builds something: refuse one over the limit
+    before Python makes it. Returns the arguments to call it with (an iterator to join is taken into
+    a list first)."""
     cap = budget.limits.text
     if isinstance(owner, int):
         if name == "to_bytes":
@@ -76,7 +83,9 @@ def method_args(budget: Budget, owner: Any, name: str, args: tuple, kwargs: dict
         budget.expect(max(len(owner), _whole(_arg(args, kwargs, 0, "width", 0), cap)))
     elif name == "expandtabs":
         tab: Any = "\t" if isinstance(owner, str) else b"\t"
-        budget.expect(len(owner) + owner.count(tab) * _whole(_arg(args, kwargs, 0, "tabsize", 8), cap))
+        budget.expect(
+            len(owner) + owner.count(tab) * _whole(_arg(args, kwargs, 0, "tabsize", 8), cap)
+        )
     elif name == "replace" and len(args) >= 2:
         budget.expect(replaced_size(owner, args[0], args[1], _arg(args, kwargs, 2, "count", -1)))
     elif name == "join" and args:
@@ -86,8 +95,14 @@ def method_args(budget: Budget, owner: Any, name: str, args: tuple, kwargs: dict
     elif name == "translate" and args and isinstance(args[0], (Mapping, list, tuple)):
         table = args[0]
         budget.weigh(table)
-        widest = max((len(v) for v in (table.values() if isinstance(table, Mapping) else table)
-                      if isinstance(v, (str, bytes))), default=1)
+        widest = max(
+            (
+                len(v)
+                for v in (table.values() if isinstance(table, Mapping) else table)
+                if isinstance(v, (str, bytes))
+            ),
+            default=1,
+        )
         budget.expect(len(owner) * max(widest, 1))
     elif name in ("encode", "hex", "upper", "lower", "title", "swapcase", "casefold", "capitalize"):
         budget.expect(len(owner) * 3)
@@ -95,8 +110,9 @@ def method_args(budget: Budget, owner: Any, name: str, args: tuple, kwargs: dict
 
 
 def percent_size(budget: Budget, fmt: str | bytes, values: Any) -> int:
-    """About the length `fmt % values` would have: its text, each field's width and precision, and each value
-    printed. Follows Python's own reading of a %-spec (a (key) with nested brackets, flags, width, precision)."""
+    """About the length `fmt % values` would have: its text, each field's width and precision, and
+    each value printed. Follows Python's own reading of a %-spec (a (key) with nested brackets,
+    flags, width, precision)."""
     cap = budget.limits.text
     text = fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt
     positional = list(values) if isinstance(values, tuple) else [values]
@@ -167,8 +183,9 @@ class BoundedEscapeFormatter(_Bounded, SandboxedEscapeFormatter):
 
 
 class BoundedNamespace(Namespace):
-    """Jinja2's namespace, printed as a word: what it holds is never reached by printing, comparing or hashing
-    it, so changing its attributes cannot make a list that holds it larger than it was measured."""
+    """Jinja2's namespace, printed as a word: what it holds is never reached by printing, comparing
+    or hashing it, so changing its attributes cannot make a list that holds it larger than it was
+    measured."""
 
     def __repr__(self) -> str:
         return "<namespace>"
@@ -183,8 +200,10 @@ def lipsum(context: Any, n: int = 5, html: bool = True, min: int = 20, max: int 
     """Jinja2's lipsum(), refused when it would give more than a tenth of one operation's limit."""
     cap = budget_of(context).limits.text
     if _whole(n, cap) * _whole(max, cap) > cap // 10:
-        raise BudgetError(f"lipsum() of {_shown(n)} paragraphs of up to {_shown(max)} words is more than a "
-                          "template may build")
+        raise BudgetError(
+            f"lipsum() of {_shown(n)} paragraphs of up to {_shown(max)} words is more than a "
+            "template may build"
+        )
     return generate_lorem_ipsum(n, html, min, max)
 
 
@@ -201,7 +220,8 @@ def linear_sum(environment: Any, iterable: Any, attribute: Any = None, start: An
     return tuple(out) if isinstance(start, tuple) else out
 
 
-# each filter that builds text, checked before it runs: (budget, value, args, kwargs) -> None, or the value to use
+# each filter that builds text, checked before it runs: (budget, value, args, kwargs) -> None, or
+# the value to use
 def _center(b: Budget, v: Any, a: tuple, k: dict) -> Any:
     b.expect(max(len(_source(b, v)), _whole(_arg(a, k, 0, "width", 80), b.limits.text)))
 
@@ -237,6 +257,7 @@ def _join(b: Budget, v: Any, a: tuple, k: dict) -> Any:
 def _count(name: str) -> Callable[[Budget, Any, tuple, dict], Any]:
     def check(b: Budget, v: Any, a: tuple, k: dict) -> Any:
         b.expect(_whole(_arg(a, k, 0, name, 1), b.limits.text))
+
     return check
 
 
@@ -266,24 +287,40 @@ def _summed(b: Budget, v: Any, a: tuple, k: dict) -> Any:
 
 
 CHECKS: dict[str, Callable[[Budget, Any, tuple, dict], Any]] = {
-    "center": _center, "indent": _indent, "wordwrap": _wordwrap, "format": _format, "replace": _replace,
-    "join": _join, "batch": _count("linecount"), "slice": _count("slices"), "tojson": _tojson, "urlize": _urlize,
-    "sum": _summed, "truncate": _weighed, "string": _weighed, "pprint": _weighed, "xmlattr": _weighed,
+    "center": _center,
+    "indent": _indent,
+    "wordwrap": _wordwrap,
+    "format": _format,
+    "replace": _replace,
+    "join": _join,
+    "batch": _count("linecount"),
+    "slice": _count("slices"),
+    "tojson": _tojson,
+    "urlize": _urlize,
+    "sum": _summed,
+    "truncate": _weighed,
+    "string": _weighed,
+    "pprint": _weighed,
+    "xmlattr": _weighed,
 }
 
 
 def bounded_filters(filters: dict[str, Any]) -> dict[str, Any]:
-    """Every filter counted as a step (and by the size of what it works on) and its result measured; those
-    that build text checked before they run."""
+    """Every filter counted as a step (and by the size of what it works on) and its result measured;
+    those that build text checked before they run."""
     out = {name: _bounded(func, CHECKS.get(name)) for name, func in filters.items()}
     out["sum"] = _bounded(linear_sum, _summed)
     return out
 
 
 _SIZED = (str, bytes, list, tuple, dict)
-_FIRST: dict[Any, Callable[[Any], Any]] = {  # what a filter marked pass_context (and so on) is given first
-    "context": lambda context: context, "eval_context": lambda context: context.eval_ctx,
-    "environment": lambda context: context.environment}
+_FIRST: dict[
+    Any, Callable[[Any], Any]
+] = {  # what a filter marked pass_context (and so on) is given first
+    "context": lambda context: context,
+    "eval_context": lambda context: context.eval_ctx,
+    "environment": lambda context: context.environment,
+}
 
 
 def _bounded(func: Any, check: Any) -> Any:

@@ -1,5 +1,7 @@
-"""Turn a template's limits into a Budget per render: steps, loop turns, characters built, call depth, time, and
-the size of a value (its strings' characters and containers' items), each counted and refused past its limit."""
+"""Turn a template's limits into a Budget per render: steps, loop turns, characters built, call
+depth, time, and the size of a value (its strings' characters and containers' items), each counted
+and refused past its limit."""
+
 from __future__ import annotations
 
 import itertools
@@ -23,13 +25,23 @@ class Limits:
     steps: int = 50_000  # calls, filters, operators, loop turns and container items measured
     loops: int = 10_000  # loop turns (and items one range() may give)
     depth: int = 32  # macros (or recursive loops) calling each other; lists nested in lists
-    seconds: float = 1.0  # time, a backstop: the counts above stop any template long before it on a sane machine
-    renders: int = 2  # the renders sharing one Budget (a face's values) may use this many renders' worth in all
+    seconds: float = (
+        1.0  # time, a backstop: the counts above stop any template long before it on a sane machine
+    )
+    # the renders sharing one Budget (a face's values) may use this many renders' worth in all
+    renders: int = 2
 
 
 CARD = Limits()
-PAGE = Limits(text=20_000_000, built=100_000_000, steps=5_000_000, loops=1_000_000, depth=100, seconds=30.0,
-              renders=1)  # a gallery or rulebook page: a large game's page is a few megabytes
+PAGE = Limits(
+    text=20_000_000,
+    built=100_000_000,
+    steps=5_000_000,
+    loops=1_000_000,
+    depth=100,
+    seconds=30.0,
+    renders=1,
+)  # a gallery or rulebook page: a large game's page is a few megabytes
 
 
 class BudgetError(SecurityError):
@@ -39,20 +51,38 @@ class BudgetError(SecurityError):
 
 
 class Budget:
-    """The counts of one render, or of the renders of one face together (`start` opens each render's share)."""
+    """The counts of one render, or of the renders of one face together (`start` opens each render's
+    share)."""
 
-    __slots__ = ("limits", "steps", "loops", "built", "depth", "_step_cap", "_loop_cap", "_built_cap", "_deadline",
-                 "_end", "_next_check", "_steps", "_loops", "_built")
+    __slots__ = (
+        "limits",
+        "steps",
+        "loops",
+        "built",
+        "depth",
+        "_step_cap",
+        "_loop_cap",
+        "_built_cap",
+        "_deadline",
+        "_end",
+        "_next_check",
+        "_steps",
+        "_loops",
+        "_built",
+    )
 
     def __init__(self, limits: Limits = CARD) -> None:
         self.limits = limits
         self.steps = self.loops = self.built = self.depth = 0
-        self._steps, self._loops, self._built = (n * limits.renders for n in (limits.steps, limits.loops, limits.built))
+        self._steps, self._loops, self._built = (
+            n * limits.renders for n in (limits.steps, limits.loops, limits.built)
+        )
         self._end = _clock() + limits.seconds * limits.renders
         self.start()
 
     def start(self) -> None:
-        """A render begins: it may use one render's limits, within what the renders before it left."""
+        """A render begins: it may use one render's limits, within what the renders before it
+        left."""
         lim = self.limits  # (on the hot path: no min())
         cap = self.steps + lim.steps
         self._step_cap = cap = cap if cap < self._steps else self._steps
@@ -66,15 +96,23 @@ class Budget:
 
     def _spent(self, cap: int, each: int, what: str, together: str) -> BudgetError:
         whole = self.limits.renders > 1 and cap == each * self.limits.renders
-        return BudgetError(together.format(f"{each * self.limits.renders:,}") if whole else what.format(f"{each:,}"))
+        return BudgetError(
+            together.format(f"{each * self.limits.renders:,}")
+            if whole
+            else what.format(f"{each:,}")
+        )
 
     def step(self, n: int = 1) -> None:
         self.steps += n
         if self.steps >= self._next_check:
             if self.steps > self._step_cap:
-                raise self._spent(self._step_cap, self.limits.steps,
-                                  "a template takes more than {} steps (calls, filters, loop turns)",
-                                  "one card's values together take more than {} steps (calls, filters, loop turns)")
+                raise self._spent(
+                    self._step_cap,
+                    self.limits.steps,
+                    "a template takes more than {} steps (calls, filters, loop turns)",
+                    "one card's values together take more than {} steps (calls, filters, loop "
+                    "turns)",
+                )
             if _clock() > self._deadline:
                 raise BudgetError(f"a template runs longer than {self.limits.seconds:g} s")
             self._next_check = min(self.steps + 256, self._step_cap + 1)
@@ -82,8 +120,12 @@ class Budget:
     def loop(self) -> None:
         self.loops += 1
         if self.loops > self._loop_cap:
-            raise self._spent(self._loop_cap, self.limits.loops, "a template's loops turn more than {} times",
-                              "the loops of one card's values together turn more than {} times")
+            raise self._spent(
+                self._loop_cap,
+                self.limits.loops,
+                "a template's loops turn more than {} times",
+                "the loops of one card's values together turn more than {} times",
+            )
         self.step()
 
     def expect(self, size: int) -> None:
@@ -92,17 +134,23 @@ class Budget:
             raise BudgetError(f"a template builds text longer than {self.limits.text:,} characters")
         self.built += size
         if self.built > self._built_cap:
-            raise self._spent(self._built_cap, self.limits.built, "a template builds more than {} characters in all",
-                              "one card's values together build more than {} characters")
+            raise self._spent(
+                self._built_cap,
+                self.limits.built,
+                "a template builds more than {} characters in all",
+                "one card's values together build more than {} characters",
+            )
 
     def weigh(self, value: Any) -> int:
-        """The size of a value (characters of its strings, items of its containers), which must be within one
-        operation's limit; the items looked at count as steps."""
+        """The size of a value (characters of its strings, items of its containers), which must be
+        within one operation's limit; the items looked at count as steps."""
         size, visits = weight(value, self.limits.text, self.limits.depth)
         if visits:
             self.step(visits)
         if size > self.limits.text:
-            raise BudgetError(f"a template builds a value larger than {self.limits.text:,} characters or items")
+            raise BudgetError(
+                f"a template builds a value larger than {self.limits.text:,} characters or items"
+            )
         return size
 
     def result(self, value: Any) -> Any:
@@ -116,7 +164,9 @@ class Budget:
     def enter(self) -> None:
         """A call begins (the caller lowers `depth` again when it ends)."""
         if self.depth >= self.limits.depth:
-            raise BudgetError(f"macros or recursive loops call each other more than {self.limits.depth} deep")
+            raise BudgetError(
+                f"macros or recursive loops call each other more than {self.limits.depth} deep"
+            )
         self.depth += 1
 
 
@@ -129,8 +179,9 @@ def budget_of(context: Any) -> Budget:
 
 
 def weight(value: Any, cap: int, depth: int) -> tuple[int, int]:
-    """(size, containers' items visited): characters of strings, items of lists and mappings, digits of numbers,
-    summed over the value as if each shared part were a copy (what printing it would make), stopping past `cap`."""
+    """(size, containers' items visited): characters of strings, items of lists and mappings, digits
+    of numbers, summed over the value as if each shared part were a copy (what printing it would
+    make), stopping past `cap`."""
     kind = type(value)
     if kind is str or kind is bytes:
         return len(value), 0
@@ -149,7 +200,9 @@ def weight(value: Any, cap: int, depth: int) -> tuple[int, int]:
             if size > cap:
                 break
             visits += len(item)
-            items = itertools.chain(item.keys(), item.values()) if isinstance(item, Mapping) else item
+            items = (
+                itertools.chain(item.keys(), item.values()) if isinstance(item, Mapping) else item
+            )
             stack.extend((x, level + 1) for x in items)
         elif isinstance(item, int):
             size += item.bit_length() // 3 + 1

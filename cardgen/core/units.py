@@ -1,4 +1,6 @@
-"""Turn physical sizes written with units ('63mm', '0.125in', '9pt') into points; the only place units are parsed."""
+"""Turn physical sizes written with units ('63mm', '0.125in', '9pt') into points; the only place
+units are parsed."""
+
 from __future__ import annotations
 
 import re
@@ -13,6 +15,8 @@ PAPERS: dict[str, tuple[float, float]] = {
     "a5": (419.5276, 595.2756),
     "letter": (612.0, 792.0),
     "legal": (612.0, 1008.0),
+    # A4 and Letter at once: their intersection, 210 mm x 11 in, so one PDF prints on either
+    "universal": (595.2756, 792.0),
 }
 
 # Card sizes (trim) in points.
@@ -24,11 +28,16 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "mini": (44.45 * PT_PER_UNIT["mm"], 63.5 * PT_PER_UNIT["mm"]),
     "square": (180.0, 180.0),  # 2.5 x 2.5 in
     "square-large": (252.0, 252.0),  # 3.5 x 3.5 in
+    # poker-eu on its side: vendors print it on their poker product, turned (render/vendors.py)
+    "landscape": (88 * PT_PER_UNIT["mm"], 63 * PT_PER_UNIT["mm"]),
 }
+# The sizes `cardgen new --size` offers: its starter templates are size-relative and fit each.
+STARTER_SIZES = ("tarot", "poker", "poker-eu", "bridge", "mini", "square", "landscape")
 
 
 def mm_text(points: float) -> str:
-    """120.65 mm as '120.65', 63.0 mm as '63': millimetres to two decimals, without trailing zeros."""
+    """120.65 mm as '120.65', 63.0 mm as '63': millimetres to two decimals, without trailing
+    zeros."""
     return f"{round(to_mm(points) + 1e-9, 2):.2f}".rstrip("0").rstrip(".")
 
 
@@ -47,7 +56,8 @@ class UnitError(ValueError):
 
 
 def length(value: object) -> float:
-    """'63mm' -> 178.58 (points). A bare number is refused: every size in a file carries its unit."""
+    """'63mm' -> 178.58 (points). A bare number is refused: every size in a file carries its
+    unit."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise UnitError(f"expected a length such as '3mm' or '0.125in', got {value!r}")
     if isinstance(value, (int, float)):
@@ -77,8 +87,8 @@ def size(value: object) -> tuple[float, float]:
     )
 
 
-# Sane ranges (documented in docs/templates.md): outside them a value is a typo, and a print run of cards
-# 0.1 mm wide would tile a page with millions of slots.
+# Sane ranges (documented in docs/templates.md): outside them a value is a typo, and a print run of
+# cards 0.1 mm wide would tile a page with millions of slots.
 CARD_SIDE = (10.0 * PT_PER_UNIT["mm"], 400.0 * PT_PER_UNIT["mm"])
 PAPER_SIDE = (50.0 * PT_PER_UNIT["mm"], 2000.0 * PT_PER_UNIT["mm"])
 MAX_BLEED = 20.0 * PT_PER_UNIT["mm"]
@@ -87,7 +97,9 @@ MAX_SAFE = 50.0 * PT_PER_UNIT["mm"]
 
 def _within(points: float, low: float, high: float, what: str) -> float:
     if not low <= points <= high:
-        raise UnitError(f"{what} of {to_mm(points):g} mm is outside {to_mm(low):g}-{to_mm(high):g} mm")
+        raise UnitError(
+            f"{what} of {to_mm(points):g} mm is outside {to_mm(low):g}-{to_mm(high):g} mm"
+        )
     return points
 
 
@@ -101,6 +113,23 @@ def paper(value: object) -> tuple[float, float]:
     """A paper size, each side 50-2000 mm."""
     w, h = size(value)
     return _within(w, *PAPER_SIDE, "a paper width"), _within(h, *PAPER_SIDE, "a paper height")
+
+
+def token_size(value: object) -> tuple[float, float]:
+    """A token's size: one length (a disc's diameter, a square's side, a hex across its flats) or
+    'W x H' (a tile), each side 5-300 mm."""
+    side = (5.0 * PT_PER_UNIT["mm"], 300.0 * PT_PER_UNIT["mm"])
+    w, h = (
+        size(value)
+        if isinstance(value, str) and re.search(r"[x×]", value)
+        else (length(value),) * 2
+    )
+    return _within(w, *side, "a token width"), _within(h, *side, "a token height")
+
+
+def slack(value: object) -> float:
+    """A box's room beyond its cards, 0-30 mm."""
+    return _within(length(value), 0.0, 30.0 * PT_PER_UNIT["mm"], "a box's slack")
 
 
 def bleed(value: object) -> float:

@@ -1,4 +1,5 @@
 """Turn a folder into a Workspace: where its rules/, cards/, templates/, fonts/ and output/ are."""
+
 from __future__ import annotations
 
 import os
@@ -11,6 +12,9 @@ from .errors import CardgenError, suggest
 @dataclass
 class Workspace:
     root: Path
+    # the edition a command works in, when it is not the default language's (`--edition de`): the
+    # game is loaded as that edition (project.editions) and its outputs go to output/GAME@de/
+    edition: str = ""
 
     @classmethod
     def find(cls, root: str | os.PathLike[str] | None = None) -> "Workspace":
@@ -25,17 +29,25 @@ class Workspace:
         for candidate in (here, *here.parents):
             if (candidate / "rules").is_dir():
                 return cls(candidate)
-        raise CardgenError("no cardgen workspace here (no rules/ folder in this folder or above); "
-                           "use --root DIR or set CARDGEN_ROOT")
+        raise CardgenError(
+            "no cardgen workspace here (no rules/ folder in this folder or above); "
+            "use --root DIR or set CARDGEN_ROOT"
+        )
 
     def games(self) -> list[str]:
         rules = self.root / "rules"
-        return sorted(p.name for p in rules.iterdir() if (p / "game.yaml").is_file()) if rules.is_dir() else []
+        return (
+            sorted(p.name for p in rules.iterdir() if (p / "game.yaml").is_file())
+            if rules.is_dir()
+            else []
+        )
 
     def check_game(self, game: str) -> None:
         if game not in self.games():
             known = ", ".join(self.games()) or "none"
-            raise CardgenError(suggest(f"no game '{game}' in {self.root} (games: {known})", game, self.games()))
+            raise CardgenError(
+                suggest(f"no game '{game}' in {self.root} (games: {known})", game, self.games())
+            )
 
     def model_path(self, game: str) -> Path:
         return self.root / "rules" / game / "game.yaml"
@@ -50,27 +62,38 @@ class Workspace:
         return self.root / "fonts"
 
     def output_dir(self, game: str) -> Path:
-        """output/GAME, cardgen's own: refused (one line, exit 2) where output/ or output/GAME is a symbolic
-        link, and guarded so that nothing is written through a link below it (output.refuse_links)."""
+        """output/GAME (output/GAME@LANG for another edition), cardgen's own: refused (one line,
+        exit 2) where output/ or output/GAME is a symbolic link, and guarded so that nothing is
+        written through a link below it (output.refuse_links)."""
         from .output import guard, refuse_links
 
         top = self.root / "output"
         guard(top)
-        folder = top / game
+        folder = top / (f"{game}@{self.edition}" if self.edition else game)
         refuse_links(folder)
-        for sub in (folder, folder / ".cache", folder / "gallery", folder / "export"):  # before anything is written
+        for sub in (
+            folder,
+            folder / ".cache",
+            folder / "gallery",
+            folder / "export",
+        ):  # before anything is written
             try:
-                links = [entry.path for entry in os.scandir(sub) if entry.is_symlink() and entry.is_dir()]
+                links = [
+                    entry.path for entry in os.scandir(sub) if entry.is_symlink() and entry.is_dir()
+                ]
             except OSError:  # not there (yet), or not a folder: write_atomic says so if it matters
                 continue
             for link in sorted(links):
                 refuse_links(Path(link))
         return folder
 
+    def shared_dir(self, game: str) -> Path:
+        """output/GAME whatever the edition: what every edition shares (the card files' parses, the
+        cells a sheet pull came from)."""
+        return Workspace(self.root).output_dir(game)
+
     def shown(self, path: Path) -> str:
         try:
             return path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
-
-

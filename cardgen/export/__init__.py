@@ -1,3 +1,4 @@
-"""Exports to where designers playtest and print: Tabletop Simulator, Cockatrice, Draftmancer, print on demand."""
+"""Exports to where designers playtest and print: Tabletop Simulator, Cockatrice, Draftmancer, print
+on demand."""
 
 TARGETS = ("tts", "cockatrice", "draftmancer", "tgc", "mpc", "dtc")

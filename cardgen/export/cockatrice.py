@@ -1,4 +1,6 @@
-"""Turn a game's cards into a Cockatrice version-4 card database (custom set) and pictures named by card name."""
+"""Turn a game's cards into a Cockatrice version-4 card database (custom set) and pictures named by
+card name."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -27,20 +29,24 @@ PICTURE_FORBIDDEN = '*<>:"\\?'  # Cockatrice removes these from a name to find i
 
 
 def picture_name(name: str) -> str | None:
-    """The file name Cockatrice looks a card's picture up by (pics/CUSTOM/<corrected name>.png), or None
-    when no file can have it (a slash, a control character)."""
+    """The file name Cockatrice looks a card's picture up by (pics/CUSTOM/<corrected name>.png), or
+    None when no file can have it (a slash, a control character)."""
     corrected = "".join(ch for ch in name if ch not in PICTURE_FORBIDDEN).strip()
     return corrected if corrected and safe_stem(corrected) is not None else None
 
 
 def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
-    """A custom set: table rows, main types and colours from the model's `cockatrice:` section (rows default
-    to 2 for cards with attack and health, else 1; no colours unless mapped), tokens as tokens with
-    <related> from the cards whose text creates them, placeholders never exported."""
+    """A custom set: table rows, main types and colours from the model's `cockatrice:` section (rows
+    default to 2 for cards with attack and health, else 1; no colours unless mapped), tokens as
+    tokens with <related> from the cards whose text creates them, placeholders never exported."""
     result = ExportResult("cockatrice")
     model = studio.model
     config = model.cockatrice or {}
-    rows, maintypes, colour_of = config.get("rows") or {}, config.get("maintypes") or {}, config.get("colors") or {}
+    rows, maintypes, colour_of = (
+        config.get("rows") or {},
+        config.get("maintypes") or {},
+        config.get("colors") or {},
+    )
     token_kinds, creates = set(config.get("tokens") or []), dict(config.get("creates") or {})
     code = set_code(studio)
     real = model.written
@@ -49,7 +55,9 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
     for item in items:
         name = real(item.card.name) or item.card.id
         if name in seen:  # Cockatrice knows a card by its name
-            result.notes.append(f"'{name}' appears twice ({item.card.where()}); Cockatrice keeps one card per name")
+            result.notes.append(
+                f"'{name}' appears twice ({item.card.where()}); Cockatrice keeps one card per name"
+            )
             continue
         seen.add(name)
         unique.append(item)
@@ -68,17 +76,38 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         stem = picture_name(name)
         if stem is None:
             stem = file_stem(card.id)
-            result.notes.append(f"'{name}' cannot be a picture file name; Cockatrice will not find {stem}.png "
-                                "by itself (rename the card, or add the picture by hand)")
+            result.notes.append(
+                f"'{name}' cannot be a picture file name; Cockatrice will not find {stem}.png "
+                "by itself (rename the card, or add the picture by hand)"
+            )
         picture = f"pics/CUSTOM/{stem}.png"
         pictures.append((item, picture))
-        kinds = [_canonical(model, f, k) for f in model.role_fields(Role.KIND) for k in card.values(f) if real(k)]
-        factions = [_canonical(model, f, c) for f in model.role_fields(Role.FACTION) for c in card.values(f) if real(c)]
+        kinds = [
+            _canonical(model, f, k)
+            for f in model.role_fields(Role.KIND)
+            for k in card.values(f)
+            if real(k)
+        ]
+        factions = [
+            _canonical(model, f, c)
+            for f in model.role_fields(Role.FACTION)
+            for c in card.values(f)
+            if real(c)
+        ]
         cost = real(cost_of(studio, card))
         parsed = parse_cost(cost, model.cost) if cost else None
-        props = [("type", " ".join(factions + kinds))]
+        shown = [  # as the edition names them (a value's name@LANG)
+            model.shown_value(f, v)
+            for role in (Role.FACTION, Role.KIND)
+            for f in model.role_fields(role)
+            for v in (_canonical(model, f, c) for c in card.values(f) if real(c))
+        ]
+        props = [("type", " ".join(shown))]
         if kinds:
-            props.append(("maintype", maintypes.get(kinds[-1], kinds[-1])))
+            kind_field = model.role_fields(Role.KIND)[-1]
+            props.append(
+                ("maintype", maintypes.get(kinds[-1], model.shown_value(kind_field, kinds[-1])))
+            )
         if cost:
             props += [("manacost", cost), ("cmc", str(parsed.total if parsed else 0))]
         letters = "".join(dict.fromkeys(colour_of[f] for f in factions if f in colour_of))
@@ -94,7 +123,10 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
         prop = ET.SubElement(el, "prop")
         for key, value in props:
             ET.SubElement(prop, key).text = value
-        rarity, number = real(model.role_value(card, Role.RARITY)), real(model.role_value(card, Role.NUMBER))
+        rarity, number = (
+            real(model.role_value(card, Role.RARITY)),
+            real(model.role_value(card, Role.NUMBER)),
+        )
         attrs = dict(rarity=rarity.lower()) if rarity else {}
         if number:
             attrs["num"] = number
@@ -110,10 +142,13 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
     ET.indent(root, space="  ")
     xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
     result.files.append(ExportFile(f"{code}.xml", xml, "card database (customsets folder)"))
-    for (_, picture), png in zip(pictures, render_pngs([i.front for i, _ in pictures], studio.fonts, model,
-                                                          dpi=200)):
+    for (_, picture), png in zip(
+        pictures, render_pngs([i.front for i, _ in pictures], studio.fonts, model, dpi=200)
+    ):
         result.files.append(ExportFile(picture, png))
-    result.notes.append(f"put {code}.xml in Cockatrice's customsets folder and pics/CUSTOM/ in its pictures folder")
+    result.notes.append(
+        f"put {code}.xml in Cockatrice's customsets folder and pics/CUSTOM/ in its pictures folder"
+    )
     return result
 
 

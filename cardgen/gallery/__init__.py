@@ -1,1 +1,2 @@
-"""The card gallery (a static page with every face and its findings), its live server, and the set report."""
+"""The card gallery (a static page with every face and its findings), its live server, and the set
+report."""

@@ -1,4 +1,6 @@
-"""The pipeline in one place: load and check everything, plan the outputs, then write them atomically."""
+"""The pipeline in one place: load and check everything, plan the outputs, then write them
+atomically."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,22 +10,22 @@ from ..core.errors import CardgenError, Finding, sort_findings
 from ..core.options import A4, Ink, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
+from ..printrun.pngs import PngOptions, export_pngs
 from ..printrun.printing import (
-    PngOptions,
     Progress,
     SheetOptions,
     choose_cards,
-    export_pngs,
     paper_named,
     quiet,
     sheet_bytes,
 )
+from ..project.editions import tag_edition
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
-from ..render.facecache import FaceCache
 from ..speed.twin import Twin, TwinLost
 from .findings import all_findings
 
 if TYPE_CHECKING:
+    from ..gallery.smallest import EditionTexts
     from ..rulebook.build import Rulebook
 
 
@@ -34,62 +36,107 @@ class BuildOptions:
     dpi: int = 300
     rulebook: bool = True
     exports: tuple[str, ...] = ()
-    players: int | None = None  # draft night: default the model's draft.players or what one print run supports
+    players: int | None = (  # draft night, and the print run's per-player copies (sheets,
+        None  # exports): default the model's draft.players (packs: or what one run supports)
+    )
     seed: int | None = None  # default the model's draft.seed, else 1: a build is reproducible
     ink: Ink = "normal"  # sheets and PNGs
+    kit: bool = True  # boxes, token sheets, the print-and-play set and its check (not live)
 
     def __post_init__(self) -> None:
         if isinstance(self.paper, str):  # a library caller's 'letter'
             self.paper = paper_named(self.paper)
 
 
-def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress = quiet,
-               twin: "Twin[Half] | None" = None, live: bool = False) -> JobResult:
-    """Everything the game can produce, into output/GAME/: validation report, print sheets, PNG faces, gallery,
-    set report, rulebook, draft night packs and exports. The findings are the one collection (`validate`'s).
-    A rulebook that must be typeset again is typeset by a forked process (twin.py) on the other core while this
-    one writes the rest. With a `twin` (a live rebuild), the print sheets and the packs are made there; `live`
-    leaves that typesetting to `result.later`, so that everything else is written and shown first."""
+@dataclass
+class EditionBuild:
+    """One edition of a build of every edition (jobs/editions.py): its studio, opened before
+    anything is written, the default edition's findings (an edition's own name it), and the tables
+    of the texts set smallest its set report shows."""
+
+    studio: Studio
+    base: set[Finding] | None = None
+    smallest: "list[EditionTexts] | None" = None
+
+
+def build_game(
+    ws: Workspace,
+    game: str,
+    opts: BuildOptions,
+    progress: Progress = quiet,
+    twin: "Twin[Half] | None" = None,
+    live: bool = False,
+    edition: EditionBuild | None = None,
+) -> JobResult:
+    """Everything the game can produce, into output/GAME/ (output/GAME@LANG/ for the workspace's
+    edition; `edition`: one edition of a build of every edition, jobs/editions.py): validation
+    report, print sheets, PNG faces, gallery, set report, rulebook, draft night packs and exports.
+    The findings are the one collection (`validate`'s). A rulebook that must be typeset again is
+    typeset by a forked process (twin.py) on the other core while this one writes the rest. With a
+    `twin` (a live rebuild), the print sheets and the packs are made there; `live` leaves that
+    typesetting to `result.later`, so that everything else is written and shown first."""
     if twin is not None:
         try:
             twin.ask()  # it opens the game itself, as this process does, from the same files
         except TwinLost:
             twin = None
     # 1. gather all data from all files, check it and make every document in memory
-    studio = with_disk_cache(open_studio(ws, game))
-    studio.prefetch(studio.designs(printable=True))  # laid out and drawn once, on every core, for all that follows
+    studio = edition.studio if edition else with_disk_cache(open_studio(ws, game))
+    studio.prefetch(
+        studio.designs(printable=True)
+    )  # laid out and drawn once, on every core, for all that follows
     base = all_findings(studio)
+    if edition is not None and edition.base is not None:  # what is this edition's own
+        base = tag_edition(base, studio.model.edition, edition.base)
+    smallest = edition.smallest if edition else None
     findings, book, typesetter = base, None, None
     if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
         from .rulebook import cached_rulebook
 
         progress("book", 0, 1)
-        book = cached_rulebook(ws, game, opts.paper, studio, wait=False)  # made only when an input changed
+        book = cached_rulebook(
+            ws, game, opts.paper, studio, wait=False
+        )  # made only when an input changed
         findings = sort_findings(set(base) | set(book.findings))
-        if not book.typeset and not live:  # typeset on the other core while this process writes the rest
+        if (
+            not book.typeset and not live
+        ):  # typeset on the other core while this process writes the rest
             typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio)))
         progress("book", 1, 1)
     # 2. write
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
-    made: list[Output] = []  # what this process writes while the twin (if any) writes the sheets and packs
+    made: list[
+        Output
+    ] = []  # what this process writes while the twin (if any) writes the sheets and packs
     if opts.png:
-        pngs = export_pngs(studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress)
+        pngs = export_pngs(
+            studio, PngOptions(dpi=opts.dpi, cache=True, ink=opts.ink), out / "png", progress
+        )
         total = sum(o.size for o in pngs.outputs)
-        made.append(Output(out / "png", f"{len(pngs.outputs)} PNG faces at {opts.dpi} dpi "
-                                        f"({total / 1048576:.1f} MB)"))
-    validation, pages = _reports(studio, findings, progress)
+        made.append(
+            Output(
+                out / "png",
+                f"{len(pngs.outputs)} PNG faces ({faces_of(pngs)}) at {opts.dpi} dpi "
+                f"({total / 1048576:.1f} MB)",
+            )
+        )
+    validation, pages = _reports(studio, findings, progress, smallest)
     made += pages
     if book is not None and book.typeset:
         from .rulebook import write_rulebook
 
         made += write_rulebook(book, out / "rulebook.pdf", opts.paper)[:1]
     elif book is not None and live:
-        result.later = lambda: _typeset_later(studio, opts, base, findings)
+        result.later = lambda: _typeset_later(studio, opts, base, findings, smallest=smallest)
         result.pending = "the rulebook is being typeset"
     elif book is not None:
-        rest = _typeset_later(studio, opts, base, findings, typesetter, save=False)
-        made.append(rest.outputs[-1])  # the rulebook (the reports, if written again, are listed already)
+        rest = _typeset_later(
+            studio, opts, base, findings, typesetter, save=False, smallest=smallest
+        )
+        made.append(
+            rest.outputs[-1]
+        )  # the rulebook (the reports, if written again, are listed already)
         result.findings = rest.findings
     printed = None
     if twin is not None:
@@ -101,29 +148,49 @@ def build_game(ws: Workspace, game: str, opts: BuildOptions, progress: Progress 
     printed = printed or print_half(studio, opts, progress)
     result.outputs += [validation, *printed.sheets, *made, *printed.packs]
     result.notes += printed.notes
-    for target in opts.exports:
-        from .export import run_export
+    if opts.kit and not live:  # a live rebuild leaves the kit to a full build
+        from .pnp import build_kit
 
-        exported = run_export(ws, game, target, studio=studio)
-        result.outputs.append(Output(out / "export" / target, f"{len(exported.outputs)} files for {target}"))
-        result.notes += exported.notes
+        kit, notes, found = build_kit(studio, opts.paper, opts.players, printed.sheets, progress)
+        result.outputs += kit
+        result.notes += notes
+        result.findings = sort_findings(set(result.findings) | set(found))
+    for target in opts.exports:
+        from .export import PRINT_RUN_TARGETS, run_export
+
+        players = opts.players if target in PRINT_RUN_TARGETS else None  # as the sheets have it
+        exported = run_export(ws, game, target, studio=studio, players=players)
+        result.outputs.append(
+            Output(out / "export" / target, f"{len(exported.outputs)} files for {target}")
+        )
+        result.notes += [n for n in exported.notes if n not in result.notes]  # the run: once
     save_disk_cache(studio)
     return result
 
 
-def _reports(studio: Studio, findings: list[Finding], progress: Progress = quiet) -> tuple[Output, list[Output]]:
-    """What shows the findings: the validation report, and the gallery and set report."""
+def _reports(
+    studio: Studio,
+    findings: list[Finding],
+    progress: Progress = quiet,
+    smallest: "list[EditionTexts] | None" = None,
+) -> tuple[Output, list[Output]]:
+    """What shows the findings: the validation report, and the gallery and set report (with
+    `smallest`, the tables of the texts each edition set smallest)."""
     from ..gallery.page import write_gallery
     from ..gallery.report import build_report
     from ..project.check import CheckResult, summary_line
 
     out = studio.ws.output_dir(studio.game)
-    text = "".join(f.format() + "\n" for f in findings) + summary_line(CheckResult(studio.check.loaded, findings))
+    text = "".join(f.format() + "\n" for f in findings) + summary_line(
+        CheckResult(studio.check.loaded, findings)
+    )
     validation = Output(write_atomic(out / "validation.txt", text + "\n"), "validation report")
     progress("gallery", 0, 1)
     page = write_gallery(studio, findings, out / "gallery")
-    pages = [Output(page.path, f"gallery of {page.cards} cards with their findings"),
-             Output(build_report(studio, findings, out / "report"), "set report with plots")]
+    pages = [
+        Output(page.path, f"gallery of {page.cards} designs with their findings"),
+        Output(build_report(studio, findings, out / "report", smallest), "set report with plots"),
+    ]
     progress("gallery", 1, 1)
     return validation, pages
 
@@ -138,11 +205,19 @@ def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
         return None
 
 
-def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], shown: list[Finding],
-                   typesetter: "Twin[Rulebook] | None" = None, save: bool = True) -> JobResult:
-    """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when typesetting
-    found more (a picture the book may not read), the validation report, gallery and set report are written
-    again. A live rebuild's second step, and the end of a build that typeset its book on the other core."""
+def _typeset_later(
+    studio: Studio,
+    opts: BuildOptions,
+    base: list[Finding],
+    shown: list[Finding],
+    typesetter: "Twin[Rulebook] | None" = None,
+    save: bool = True,
+    smallest: "list[EditionTexts] | None" = None,
+) -> JobResult:
+    """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when
+    typesetting found more (a picture the book may not read), the validation report, gallery and set
+    report are written again. A live rebuild's second step, and the end of a build that typeset its
+    book on the other core."""
     from .rulebook import cached_rulebook, write_rulebook
 
     paper = opts.paper
@@ -158,9 +233,11 @@ def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], show
     findings = sort_findings(set(base) | set(book.findings))
     result = JobResult(findings=findings)
     if findings != shown:
-        validation, pages = _reports(studio, findings)
+        validation, pages = _reports(studio, findings, smallest=smallest)
         result.outputs += [validation, *pages]
-    result.outputs += write_rulebook(book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper)[:1]
+    result.outputs += write_rulebook(
+        book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper
+    )[:1]
     if save:
         save_disk_cache(studio)
     return result
@@ -168,33 +245,35 @@ def _typeset_later(studio: Studio, opts: BuildOptions, base: list[Finding], show
 
 @dataclass
 class Half:
-    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and the draft
-    night's packs, written, and what the summary says of them."""
+    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and
+    the draft night's packs, written, and what the summary says of them."""
 
     sheets: list[Output] = field(default_factory=list)
     packs: list[Output] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    used: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))  # cache faces, recordings read
+    used: tuple[set[str], set[str]] = field(
+        default_factory=lambda: (set(), set())
+    )  # cache faces, recordings read
 
 
 def _cache_use(studio: Studio) -> tuple[set[str], set[str]]:
     store = studio.renderer.store
-    return (set(store.used), set(store.recordings.used)) if isinstance(store, FaceCache) else (set(), set())
+    return store.reads() if store is not None else (set(), set())
 
 
 def _keep_used(studio: Studio, used: tuple[set[str], set[str]]) -> None:
     """What the twin read from the face cache stays in it when this process saves it."""
     store = studio.renderer.store
-    if isinstance(store, FaceCache):
-        store.used |= used[0] & set(store.entries)
-        store.recordings.used |= used[1] & set(store.recordings)
+    if store is not None:
+        store.keep_reads(used)
 
 
 def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -> Half:
     """Write the print sheets and the draft night's packs."""
     half = Half()
-    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink)
-    chosen, _ = choose_cards(studio, sheet_opts)
+    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink, players=opts.players)
+    chosen, _, run_notes = choose_cards(studio, sheet_opts)
+    half.notes.extend(run_notes)
     out = studio.ws.output_dir(studio.game)
     if chosen:
         sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress)
@@ -210,9 +289,9 @@ def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -
 
 
 class LiveBuild:
-    """`build --watch`: each rebuild split over two cores, between this process and a twin forked after the
-    first build (twin.py), each keeping its memory warm from one rebuild to the next. Without a twin (one
-    core, no fork, or it was lost) a rebuild is an ordinary build."""
+    """`build --watch`: each rebuild split over two cores, between this process and a twin forked
+    after the first build (twin.py), each keeping its memory warm from one rebuild to the next.
+    Without a twin (one core, no fork, or it was lost) a rebuild is an ordinary build."""
 
     def __init__(self, ws: Workspace, game: str, opts: BuildOptions) -> None:
         self.ws, self.game, self.opts = ws, game, opts
@@ -224,7 +303,9 @@ class LiveBuild:
         try:
             return build_game(self.ws, self.game, self.opts, twin=twin, live=True)
         finally:
-            if twin is not None and twin.lost:  # this build made the printed half itself; so will the next ones
+            if (
+                twin is not None and twin.lost
+            ):  # this build made the printed half itself; so will the next ones
                 self.close()
 
     def warm(self) -> None:
@@ -236,7 +317,9 @@ class LiveBuild:
     def _printed(self) -> Half:
         studio = with_disk_cache(open_studio(self.ws, self.game))
         half = print_half(studio, self.opts)
-        half.used = _cache_use(studio)  # this process never saves the cache: the other one does, keeping these
+        half.used = _cache_use(
+            studio
+        )  # this process never saves the cache: the other one does, keeping these
         return half
 
     def close(self) -> None:
@@ -246,7 +329,8 @@ class LiveBuild:
 
 
 def _draft_night(studio: Studio, opts: BuildOptions, notes: list[str]) -> list[Output]:
-    """Booster packs for the model's draft format (its first pack format), seeded and recorded in every file."""
+    """Booster packs for the model's draft format (its first pack format), seeded and recorded in
+    every file."""
     from ..model.packs import load_format
     from ..packs.deal import deal
     from ..packs.report import label_fields
@@ -254,17 +338,38 @@ def _draft_night(studio: Studio, opts: BuildOptions, notes: list[str]) -> list[O
 
     model = studio.model
     try:
-        fmt = load_format(model, studio.check.catalog)
+        fmt = load_format(model, studio.catalog)
         seed = opts.seed if opts.seed is not None else model.draft.seed
         seed = 1 if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
         players = opts.players if opts.players is not None else default_players(fmt, model)
         d = deal(fmt, studio.game, players, seed)
-        files = deal_files(studio.ws, studio.game, d, studio.check.catalog, label_fields(model),
-                           sheets=True, studio=studio)
+        files = deal_files(
+            studio.ws,
+            studio.game,
+            d,
+            studio.catalog,
+            label_fields(model, fmt),
+            sheets=True,
+            studio=studio,
+        )
     except CardgenError as exc:
         notes.append(f"packs not dealt: {exc.message}")
         return []
-    notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
+    if fmt.mode == "setup":
+        notes.append(f"setups: {d.games} game{'s' * (d.games != 1)}, seed {seed}")
+    else:
+        notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
     return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)
+
+
+def faces_of(pngs: JobResult) -> str:
+    """'212 fronts, 2 backs': what a count of PNG faces is made of (one back serves many cards)."""
+    backs = sum(1 for o in pngs.outputs if o.what.startswith("back-"))
+    seconds = sum(
+        1 for o in pngs.outputs if o.what.endswith("-back") and not o.what.startswith("back-")
+    )
+    fronts = len(pngs.outputs) - backs - seconds
+    own = f", {seconds} second face{'s' * (seconds != 1)}" if seconds else ""
+    return f"{fronts} front{'s' * (fronts != 1)}{own}, {backs} back{'s' * (backs != 1)}"

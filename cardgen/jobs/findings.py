@@ -1,24 +1,32 @@
-"""Turn a game into every finding cardgen can report: data, faces and rulebook sources (writing at most the face
-cache a build already made).
+"""Turn a game into every finding cardgen can report: data, faces and rulebook sources (writing at
+most the face cache a build already made).
 
-The one collection of findings: `cardgen validate` reports it, and build, show, the gallery and the set
-report show the same list.
+The one collection of findings: `cardgen validate` reports it, and build, show, the gallery and the
+set report show the same list.
 """
+
 from __future__ import annotations
 
 from typing import Callable
 
 from ..core.errors import CardgenError, Finding, Severity, sort_findings
 from ..core.workspace import Workspace
+from ..kit.decks import sleeve_findings
+from ..kit.tokens import token_findings
 from ..project.check import CheckResult, check_game
+from ..project.editions import edition_workspaces, tag_edition
 from ..project.loaded import LoadedGame
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..sheet.cells import annotate_cells
 
 
 def project_findings(studio: Studio) -> list[Finding]:
-    """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the rulebook."""
-    found = set(studio.face_findings())
-    if (studio.ws.root / "rules" / studio.game / "rulebook" / "index.md").is_file():  # else its code is not loaded
+    """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the
+    rulebook."""
+    found = set(studio.face_findings()) | set(sleeve_findings(studio)) | set(token_findings(studio))
+    if (
+        studio.ws.root / "rules" / studio.game / "rulebook" / "index.md"
+    ).is_file():  # else its code is not loaded
         from ..rulebook.lint import rulebook_findings
 
         found |= set(rulebook_findings(studio))
@@ -26,29 +34,76 @@ def project_findings(studio: Studio) -> list[Finding]:
 
 
 def all_findings(studio: Studio) -> list[Finding]:
-    return sort_findings(set(studio.check.findings) | set(project_findings(studio)))
+    """Every finding of a loaded project, each naming the sheet cell its value came from (and, in
+    an edition other than the default's, those at its translations naming the edition)."""
+    found = sort_findings(set(studio.findings) | set(project_findings(studio)))
+    if studio.model.other_edition():
+        found = tag_edition(found, studio.model.edition, catalog=studio.catalog)
+    return annotate_cells(studio.check, found)
 
 
-def _extra(loaded: LoadedGame) -> list[Finding]:
+def studio_findings(loaded: LoadedGame) -> list[Finding]:
+    """What only a loaded project finds (faces, the rulebook), for a game read as `loaded`: a
+    warning when it has no templates, one error when they cannot be opened."""
     ws = loaded.workspace
     folder = ws.templates_dir(loaded.game)
-    if not folder.is_dir():  # a game may be data only for now: nothing to print, so nothing wrong with faces
-        return [Finding(ws.shown(folder), 0, 0, Severity.WARNING, "no-templates", None,
-                        f"no templates for {loaded.game}: card faces are not checked (text fitting, glyphs, art)",
-                        "cardgen new can scaffold a template")]
+    if (
+        not folder.is_dir()
+    ):  # a game may be data only for now: nothing to print, so nothing wrong with faces
+        return [
+            Finding(
+                ws.shown(folder),
+                0,
+                0,
+                Severity.WARNING,
+                "no-templates",
+                None,
+                f"no templates for {loaded.game}: card faces are not checked (text fitting, "
+                "glyphs, art)",
+                "cardgen new can scaffold a template",
+            )
+        ]
     try:
         studio = open_studio(ws, loaded.game, CheckResult(loaded, []))
     except CardgenError as exc:
-        return [Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-unusable", None, exc.message)]
-    # faces come from the face cache a build or sheets made (output/GAME/.cache), and validating keeps it
-    # current; validating alone never creates output/, and a workspace it cannot write is only read
+        return [
+            Finding(ws.shown(folder), 0, 0, Severity.ERROR, "template-unusable", None, exc.message)
+        ]
+    # faces come from the face cache a build or sheets made (output/GAME/.cache), and validating
+    # keeps it current; validating alone never creates output/, and a workspace it cannot write is
+    # only read
     with_disk_cache(studio)
     found = project_findings(studio)
     if (ws.root / "output").is_dir():
-        save_disk_cache(studio)  # best effort (output.write_cache): a workspace it cannot write is only read
+        save_disk_cache(
+            studio
+        )  # best effort (output.write_cache): a workspace it cannot write is only read
     return found
 
 
-def validate_game(ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None) -> CheckResult:
-    """Load and check a game completely: the result's findings are the one collection."""
-    return check_game(ws, game, extra=_extra, progress=progress)
+def validate_game(
+    ws: Workspace,
+    game: str,
+    progress: Callable[[str, int, int], None] | None = None,
+    every_edition: bool = False,
+) -> CheckResult:
+    """Load and check a game completely: the result's findings are the one collection, each naming
+    the sheet cell its value came from (sheet.cells). With `every_edition`, a game with editions is
+    checked in each of them (its translations, its faces' fit and glyphs, its rulebook): an
+    edition's own findings name it (`Finding.edition`)."""
+    result = check_game(ws, game, extra=studio_findings, progress=progress)
+    model = result.model
+    if model is not None and model.other_edition():
+        result.findings = tag_edition(result.findings, model.edition, catalog=result.catalog)
+    elif every_edition and model is not None and model.editions is not None:
+        base = set(result.findings)
+        more = [
+            f
+            for other in edition_workspaces(ws, game, model)[1:]
+            for f in tag_edition(
+                check_game(other, game, extra=studio_findings).findings, other.edition, base
+            )
+        ]
+        result.findings = sort_findings(base | set(more))
+    result.findings = annotate_cells(result, result.findings)
+    return result

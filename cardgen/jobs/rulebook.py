@@ -1,4 +1,6 @@
-"""The rulebook job: build the book in memory, then write it (and the HTML beside it) atomically."""
+"""The rulebook job: build the book in memory, then write its PDF (and its HTML if asked)
+atomically."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,41 +8,72 @@ from pathlib import Path
 from ..core.options import A4, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
-from ..project.studio import Studio
+from ..project.studio import Studio, open_studio, with_disk_cache
 from ..rulebook.booklet import FLIP, impose, sheet_for
-from ..rulebook.build import Rulebook, build_rulebook, inputs_digest
+from ..rulebook.build import Rulebook, build_rulebook, inputs_digest, prune_papers
 
 
-def run_rulebook(ws: Workspace, game: str, paper: Paper | str = A4, booklet: bool = False, gallery: bool = False,
-                 out: Path | None = None, studio: Studio | None = None) -> JobResult:
-    book = build_rulebook(ws, game, page_name(paper), gallery, studio)
+def run_rulebook(
+    ws: Workspace,
+    game: str,
+    paper: Paper | str = A4,
+    booklet: bool = False,
+    gallery: bool = False,
+    out: Path | None = None,
+    studio: Studio | None = None,
+    html: bool = False,
+) -> JobResult:
+    """The book, written (the PDF only: `out` names the one file written; `html` writes the same
+    book as HTML beside it); its own findings (chapters) listed, the model's errors too, and the
+    cards' errors counted: a book that shows cards with errors is not done (exit 1)."""
+    studio = studio or with_disk_cache(open_studio(ws, game))
+    book = build_rulebook(ws, game, paper, gallery, studio, booklet=booklet)
     path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
-    return JobResult(write_rulebook(book, path, paper, booklet), findings=book.findings)
+    listed = set(book.findings) | set(studio.check.model_errors)
+    return JobResult(
+        write_rulebook(book, path, paper, booklet, html),
+        findings=sorted(listed),
+        counted=[f for f in studio.check.errors if f not in listed],
+    )
 
 
 def page_name(paper: Paper | str) -> str:
-    """The rulebook's page ('a4', 'letter' or 'a5'; build_rulebook refuses any other); a library caller may name it."""
+    """The rulebook's page ('a4', 'letter' or 'a5'; build_rulebook refuses any other); a library
+    caller may name it."""
     return paper.name if isinstance(paper, Paper) else paper
 
 
-def write_rulebook(book: Rulebook, path: Path, paper: Paper | str, booklet: bool = False) -> list[Output]:
-    """The book's PDF (imposed as a booklet if asked) and its HTML beside it."""
+def write_rulebook(
+    book: Rulebook, path: Path, paper: Paper | str, booklet: bool = False, html: bool = False
+) -> list[Output]:
+    """The book's PDF (imposed as a booklet if asked) and, with `html`, its HTML beside it."""
     paper = page_name(paper)
     pdf = impose(book.pdf, paper) if booklet else book.pdf
     sheet = sheet_for(paper, (0.0, 0.0))[0]
-    what = f"{book.pages} pages, {paper}" + (f", imposed as a booklet of {-(-book.pages // 4)} {sheet} sheets: "
-                                             f"{FLIP}" if booklet else "")
-    return [Output(write_atomic(path, pdf), what),
-            Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")]
+    what = f"{book.pages} pages, {paper}" + (
+        f", imposed as a booklet of {-(-book.pages // 4)} {sheet} sheets: {FLIP}" if booklet else ""
+    )
+    written = [Output(write_atomic(path, pdf), what)]
+    if html:
+        written.append(
+            Output(write_atomic(path.with_suffix(".html"), book.html), "the same book as HTML")
+        )
+    return written
 
 
-def cached_rulebook(ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True) -> Rulebook:
-    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built, else built
-    (and kept there for the next build); without `wait`, maybe untypeset (build_rulebook)."""
+def cached_rulebook(
+    ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True
+) -> Rulebook:
+    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built,
+    else built (and kept there for the next build); without `wait`, maybe untypeset
+    (build_rulebook)."""
     from ..load.plaindata import findings_from_plain, findings_to_plain
     from ..speed.cache import Store
 
-    store, name = Store(ws.output_dir(game) / ".cache"), f"rulebook-{inputs_digest(ws, game, page_name(paper))}"
+    store, name = (
+        Store(ws.output_dir(game) / ".cache"),
+        f"rulebook-{page_name(paper)}-{inputs_digest(ws, game, page_name(paper))}",
+    )
     kept = store.get(name)
     if isinstance(kept, tuple) and len(kept) == 4:
         try:
@@ -49,7 +82,12 @@ def cached_rulebook(ws: Workspace, game: str, paper: Paper | str, studio: Studio
                 return Rulebook(html, pdf, pages, findings_from_plain(findings))
         except (TypeError, ValueError):  # signed by us, yet not this shape: built afresh
             pass
-    book = build_rulebook(ws, game, page_name(paper), studio=studio, wait=wait)
+    book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
     if book.typeset:
-        store.put(name, (book.html, book.pdf, book.pages, findings_to_plain(book.findings)), "rulebook-*")
+        store.put(
+            name,
+            (book.html, book.pdf, book.pages, findings_to_plain(book.findings)),
+            f"rulebook-{page_name(paper)}-*",  # each paper's book kept (build's, the kit's)
+        )
+        prune_papers(store, "rulebook")
     return book

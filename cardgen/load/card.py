@@ -1,4 +1,5 @@
 """Cards as plain located objects, and the Catalog of one game's cards."""
+
 from __future__ import annotations
 
 import re
@@ -10,20 +11,29 @@ from .yamlio import Loc
 
 
 def slug(text: str) -> str:
-    """'Black Queen of the Oblivion' -> 'black-queen-of-the-oblivion'; '"Spirit" - ET.1213' -> 'spirit-et-1213'."""
+    """'Black Queen of the Oblivion' -> 'black-queen-of-the-oblivion'; '"Spirit" - ET.1213' ->
+    'spirit-et-1213'."""
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
 
 
 _UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
-_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
+_RESERVED = {
+    "CON",
+    "PRN",
+    "AUX",
+    "NUL",
+    *(f"COM{i}" for i in range(1, 10)),
+    *(f"LPT{i}" for i in range(1, 10)),
+}
 MAX_ID = 120
 
 
 def id_problem(card_id: str) -> str | None:
-    """Why an id cannot name a file on every system (it names the card's PNG and export files), or None."""
+    """Why an id cannot name a file on every system (it names the card's PNG and export files), or
+    None."""
     if _UNSAFE.search(card_id):
-        return "contains a path separator, a control character or one of < > : \" | ? *"
+        return 'contains a path separator, a control character or one of < > : " | ? *'
     if card_id.startswith(".") or card_id.endswith((".", " ")) or card_id != card_id.strip():
         return "starts with a dot or starts or ends with a space or a dot"
     if card_id.split(".")[0].upper() in _RESERVED:
@@ -34,7 +44,8 @@ def id_problem(card_id: str) -> str | None:
 
 
 def file_stem(card_id: str) -> str:
-    """The card id as a file name: itself when safe, else its slug and a short hash (never a path)."""
+    """The card id as a file name: itself when safe, else its slug and a short hash (never a
+    path)."""
     if id_problem(card_id) is None:
         return card_id
     import hashlib
@@ -54,6 +65,11 @@ class Card:
     column: int
     field_locs: dict[str, Loc] = field(default_factory=dict)
     order: int = 0  # position in the whole catalog, in file order
+    # in one edition's view of the card (model/localise.py): the fields whose value is a
+    # translation (FIELD@LANG: their places are that key's), and those that fell back to the cards'
+    # own language for want of one
+    translated: tuple[str, ...] = ()
+    untranslated: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -80,8 +96,8 @@ class Card:
 
 
 def designs(cards: Iterable[Card]) -> list[Card]:
-    """One card per id, the first in order: what "each design once" means everywhere (a repeated id is
-    the validator's business)."""
+    """One card per id, the first in order: what "each design once" means everywhere (a repeated id
+    is the validator's business)."""
     seen: dict[str, Card] = {}
     for card in cards:
         seen.setdefault(card.id, card)
@@ -95,6 +111,9 @@ class Catalog:
     game: str
     cards: list[Card] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    # in one edition's view of the cards (model/localise.py): the cards as written, with their
+    # per-language keys (name@de)
+    written: "Catalog | None" = None
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -115,10 +134,14 @@ class Catalog:
     def find(self, query: str) -> Card | None:
         """A card by id, by exact name, or by name ignoring case."""
         index = self.__dict__.get("_index")
-        if index is None or index[0] != len(self.cards):  # built once per catalog (a rulebook looks up many)
+        if index is None or index[0] != len(
+            self.cards
+        ):  # built once per catalog (a rulebook looks up many)
             ids: dict[str, Card] = {}
             names: dict[str, Card] = {}
-            loose: dict[str, Card] = {}  # name ignoring case, and id, as the last resort in catalog order
+            loose: dict[
+                str, Card
+            ] = {}  # name ignoring case, and id, as the last resort in catalog order
             for c in self.cards:
                 ids.setdefault(c.id, c)
                 names.setdefault(c.name, c)
@@ -130,6 +153,14 @@ class Catalog:
         if found is not None:
             return found
         by_name, by_id = loose.get(query.lower()), loose.get(slug(query))
-        if by_name is not None and by_id is not None:  # both match: the one earlier in the catalog, as before
+        if (
+            by_name is not None and by_id is not None
+        ):  # both match: the one earlier in the catalog, as before
             return by_name if by_name.order <= by_id.order else by_id
+        if by_name is None and by_id is None and self.written is not None:
+            # an edition's view: a card named as the cards' own language names it ('Ember Warden'
+            # in a German chapter or deck list) is found too
+            mine = self.written.find(query)
+            if mine is not None and 0 <= mine.order < len(self.cards):
+                return self.cards[mine.order]
         return by_name or by_id

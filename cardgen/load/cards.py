@@ -1,21 +1,34 @@
-"""Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for unreadable input."""
+"""Turn cards/<game>/**/*.yaml into a Catalog of located cards (read_cards), with findings for
+unreadable input."""
+
 from __future__ import annotations
 
 import os
 from pathlib import Path
 from typing import Callable
 
-from ..core.errors import Finding, Severity, ignore_interrupts
+from ..core.errors import Finding, Severity
 from ..core.paths import file_stamp
 from ..speed.gcpause import no_cyclic_gc
-from ..speed.parallel import forkable
+from ..speed.parallel import Pool, PoolLost
 from .card import Card, Catalog, slug
-from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, join_pieces, load_yaml, parse_yaml, sequence_pieces
+from .yamlio import (
+    MAX_FILE_BYTES,
+    LocDict,
+    LocList,
+    YamlDoc,
+    join_pieces,
+    load_yaml,
+    parse_yaml,
+)
+from .yamltext import sequence_pieces
 
 
 def card_files(cards_dir: Path) -> list[Path]:
-    """The card files below `cards_dir`, in path order. A folder that cannot be read raises (PermissionError:
-    one line, exit 2) instead of being read as empty; a linked folder seen twice (a loop) is walked once."""
+    """The card files below `cards_dir`, in path order. A folder that cannot be read raises
+    (PermissionError:
+    one line, exit 2) instead of being read as empty; a linked folder seen twice (a loop) is walked
+    once."""
     if not cards_dir.is_dir():
         return []
 
@@ -29,15 +42,24 @@ def card_files(cards_dir: Path) -> list[Path]:
             dirs[:] = []
             continue
         seen.add(real)
-        files += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml")) and Path(folder, n).is_file()]
+        files += [
+            Path(folder, n)
+            for n in names
+            if n.endswith((".yaml", ".yml")) and Path(folder, n).is_file()
+        ]
     return sorted(files, key=lambda p: p.relative_to(cards_dir).as_posix())
 
 
-def read_cards(game: str, cards_dir: Path, root: Path,
-               progress: Callable[[str, int, int], None] | None = None,
-               cache: Path | None = None) -> tuple[Catalog, list[Finding]]:
-    """Every card of every file, in file order. Bad files and entries become findings; nothing raises. With a
-    `cache` folder, files parsed by an earlier run and unchanged since (size and time) are not parsed again."""
+def read_cards(
+    game: str,
+    cards_dir: Path,
+    root: Path,
+    progress: Callable[[str, int, int], None] | None = None,
+    cache: Path | None = None,
+) -> tuple[Catalog, list[Finding]]:
+    """Every card of every file, in file order. Bad files and entries become findings; nothing
+    raises. With a `cache` folder, files parsed by an earlier run and unchanged since (size and
+    time) are not parsed again."""
     catalog = Catalog(game)
     findings: list[Finding] = []
     files = []
@@ -45,10 +67,20 @@ def read_cards(game: str, cards_dir: Path, root: Path,
     for path in card_files(cards_dir):
         if path.resolve().is_relative_to(inside):
             files.append(path)
-        else:  # a symlink out of the workspace: a shared game repository must not read the machine's files
-            findings.append(Finding(path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name, 0, 0,
-                                    Severity.ERROR, "outside-workspace", None,
-                                    "this card file links outside the workspace and is not read"))
+        else:
+            # a symlink out of the workspace: a shared game repository must not read
+            # the machine's files
+            findings.append(
+                Finding(
+                    path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name,
+                    0,
+                    0,
+                    Severity.ERROR,
+                    "outside-workspace",
+                    None,
+                    "this card file links outside the workspace and is not read",
+                )
+            )
     docs = _cached_load(files, root, cache) if cache is not None else _load_all(files, root)
     for done, (path, doc) in enumerate(zip(files, docs), 1):
         if progress is not None:
@@ -61,22 +93,44 @@ def read_cards(game: str, cards_dir: Path, root: Path,
             continue
         if not isinstance(data, LocList):
             line, col = getattr(data, "loc", (1, 1))
-            findings.append(Finding(shown, line, col, Severity.ERROR, "not-a-list", None,
-                                    "a card file must be a list of cards ('- name: ...')",
-                                    "start each card with '- '"))
+            findings.append(
+                Finding(
+                    shown,
+                    line,
+                    col,
+                    Severity.ERROR,
+                    "not-a-list",
+                    None,
+                    "a card file must be a list of cards ('- name: ...')",
+                    "start each card with '- '",
+                )
+            )
             continue
         for index, item in enumerate(data):
             line, col = data.item_loc(index)
             if not isinstance(item, LocDict):
-                findings.append(Finding(shown, line, col, Severity.ERROR, "card-not-a-mapping", None,
-                                        f"card #{index + 1} is {_what(item)}, not a mapping of fields"))
+                findings.append(
+                    Finding(
+                        shown,
+                        line,
+                        col,
+                        Severity.ERROR,
+                        "card-not-a-mapping",
+                        None,
+                        f"card #{index + 1} is {_what(item)}, not a mapping of fields",
+                    )
+                )
                 continue
             card_id = _card_id(item, path.stem, index)
-            catalog.cards.append(Card(card_id, item, shown, line, col, item.key_locs, len(catalog.cards)))
+            catalog.cards.append(
+                Card(card_id, item, shown, line, col, item.key_locs, len(catalog.cards))
+            )
     return catalog, findings
 
 
-PARALLEL_BYTES = 1 << 20  # below a megabyte of cards, starting a second process costs more than it saves
+PARALLEL_BYTES = (
+    1 << 20
+)  # below a megabyte of cards, starting a second process costs more than it saves
 
 
 def _load_one(args: tuple[Path, str]) -> YamlDoc:
@@ -89,18 +143,17 @@ def _parse_task(task: tuple) -> YamlDoc:
 
 
 def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
-    """Parse the card files, on two processes for a large set; a large file (a set kept in one file) is cut
-    into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in one piece.
-    Only where forking is safe (speed.parallel.forkable)."""
+    """Parse the card files, on two processes for a large set; a large file (a set kept in one file)
+    is cut into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in
+    one piece. Only where helper processes are to be had (speed.parallel.Pool)."""
     jobs = [(p, _shown(p, root)) for p in files]
     try:
         sizes = [p.stat().st_size for p in files]
     except OSError:
         sizes = [0] * len(files)
-    if sum(sizes) <= PARALLEL_BYTES or not forkable():
+    pool: Pool[YamlDoc] | None = Pool.start(2) if sum(sizes) > PARALLEL_BYTES else None
+    if pool is None:
         return [_load_one(job) for job in jobs]
-    import multiprocessing  # here: a small game never loads the process machinery
-
     tasks: list[tuple] = []
     owner: list[int] = []  # the file each task belongs to
     texts: dict[int, str] = {}
@@ -118,13 +171,11 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
         if not pieces:
             tasks.append((path, shown))
             owner.append(i)
-    from concurrent.futures import ProcessPoolExecutor
-
     try:
-        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=ignore_interrupts) as pool:
-            parsed = list(pool.map(_parse_task, tasks, chunksize=max(1, len(tasks) // 4)))
-    except (OSError, RuntimeError):  # no processes to be had here: read them in this one
+        with pool:
+            pool.ask(_parse_task, tasks, chunksize=max(1, len(tasks) // 4))
+            parsed = pool.answers()
+    except PoolLost:  # read them in this one
         return [_load_one(job) for job in jobs]
     by_file: dict[int, list[YamlDoc]] = {}
     for doc, i in zip(parsed, owner):
@@ -140,9 +191,10 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
 
 
 def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
-    """_load_all through the signed cache output/GAME/.cache/cards-*: each file's parse kept (as plain data) by
-    path, size and time, under a key of the code that parses (speed.codekey). The cache is written only where
-    its folder's output/ already exists (validating never creates it)."""
+    """_load_all through the signed cache output/GAME/.cache/cards-*: each file's parse kept (as
+    plain data) by path, size and time, under a key of the code that parses (speed.codekey). The
+    cache is written only where its folder's output/ already exists (validating never creates
+    it)."""
     from ..speed.cache import Store
     from ..speed.codekey import code_digest
     from .plaindata import doc_from_plain, doc_to_plain
@@ -153,8 +205,16 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
         got = store.get(name)
         if isinstance(got, dict):
             try:
-                kept = {path: (size, mtime, doc_from_plain(doc)) for path, (size, mtime, doc) in got.items()}
-            except (TypeError, ValueError, IndexError, KeyError):  # signed by us, yet not this shape: parse afresh
+                kept = {
+                    path: (size, mtime, doc_from_plain(doc))
+                    for path, (size, mtime, doc) in got.items()
+                }
+            except (
+                TypeError,
+                ValueError,
+                IndexError,
+                KeyError,
+            ):  # signed by us, yet not this shape: parse afresh
                 kept = {}
     stamps = {str(p): file_stamp(p)[1:] for p in files}  # (size, modification time)
     fresh = [p for p in files if str(p) not in kept or kept[str(p)][:2] != stamps[str(p)]]
@@ -164,7 +224,10 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
         try:
             with no_cyclic_gc():
                 data = {str(p): (*stamps[str(p)], doc_to_plain(doc)) for p, doc in zip(files, docs)}
-        except (ValueError, RecursionError):  # a value the cache cannot keep, or nested too deep: parsed again
+        except (
+            ValueError,
+            RecursionError,
+        ):  # a value the cache cannot keep, or nested too deep: parsed again
             return docs
         store.put(name, data, "cards-*")
     return docs

@@ -1,10 +1,14 @@
-"""Turn located YAML documents and findings into plain data (tuples of str, int, float, bool, None) and back.
+"""Turn located YAML documents and findings into plain data (tuples of str, int, float, bool, None)
+and back.
 
-The caches keep only plain data (speed.cache: marshal, never pickle), so the located mappings and lists
-that yamlio builds travel as tagged tuples. YAML data never holds a tuple, so a tuple is always a tag:
-(0, line, column, keys, key locations, values) is a mapping, (1, line, column, item locations, values) a
-list, (2, n) the n-th container again (an anchor used twice is one object, as the parser built it).
+The caches keep only plain data (speed.cache: marshal, never pickle), so the located mappings and
+lists that yamlio builds travel as tagged tuples. YAML data never holds a tuple, so a tuple is
+always a tag:
+(0, line, column, keys, key locations, values) is a mapping, (1, line, column, item locations,
+values) a list, (2, n) the n-th container again (an anchor used twice is one object, as the parser
+built it).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,12 +21,26 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def finding_to_plain(f: Finding) -> tuple:
-    return (f.file, f.line, f.column, int(f.severity), f.code, f.card, f.message, f.hint)
+    return (
+        f.file,
+        f.line,
+        f.column,
+        int(f.severity),
+        f.code,
+        f.card,
+        f.message,
+        f.hint,
+        f.cell,
+        f.about,
+        f.edition,
+    )
 
 
 def finding_from_plain(t: Any) -> Finding:
-    file, line, column, severity, code, card, message, hint = t
-    return Finding(file, line, column, Severity(severity), code, card, message, hint)
+    file, line, column, severity, code, card, message, hint, cell, about, edition = t
+    return Finding(
+        file, line, column, Severity(severity), code, card, message, hint, cell, about, edition
+    )
 
 
 def findings_to_plain(findings: list[Finding]) -> tuple:
@@ -34,8 +52,15 @@ def findings_from_plain(items: Any) -> list[Finding]:
 
 
 def doc_to_plain(doc: YamlDoc) -> tuple:
-    """A YamlDoc as plain data; raises ValueError for a value no YAML parse gives (never kept, then)."""
-    return (str(doc.path), doc.shown, doc.text, findings_to_plain(doc.findings), _encode(doc.data, {}))
+    """A YamlDoc as plain data; raises ValueError for a value no YAML parse gives (never kept,
+    then)."""
+    return (
+        str(doc.path),
+        doc.shown,
+        doc.text,
+        findings_to_plain(doc.findings),
+        _encode(doc.data, {}),
+    )
 
 
 def doc_from_plain(t: Any) -> YamlDoc:
@@ -53,8 +78,13 @@ def _encode(value: Any, seen: dict[int, int]) -> Any:
         keys = tuple(value)
         if not all(type(k) is str for k in keys):
             raise ValueError("a mapping key that is not text")
-        return (0, *value.loc, keys, tuple(value.key_locs.get(k, value.loc) for k in keys),
-                tuple(_encode(value[k], seen) for k in keys))
+        return (
+            0,
+            *value.loc,
+            keys,
+            tuple(value.key_locs.get(k, value.loc) for k in keys),
+            tuple(_encode(value[k], seen) for k in keys),
+        )
     if isinstance(value, LocList):
         seen[id(value)] = len(seen)
         return (1, *value.loc, tuple(value.item_locs), tuple(_encode(v, seen) for v in value))

@@ -1,8 +1,9 @@
-"""Turn YAML bytes into plain data that remembers where it came from: every mapping key and list item keeps
-its line and column; duplicate keys, alias bombs, bad encodings and syntax errors become findings."""
+"""Turn YAML bytes into plain data that remembers where it came from: every mapping key and list
+item keeps its line and column; duplicate keys, alias bombs, bad encodings and syntax errors become
+findings."""
+
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,25 +11,35 @@ from typing import Any
 import yaml
 
 from ..core.errors import Finding, Severity
+from .yamlscalar import _scalar
+from .yamltext import (
+    _NON_PRINTABLE,
+    Loc,
+    char_name,
+    text_loc,
+)
 
 try:  # the C parser composes nodes fast; scalar typing is left to _scalar below
     _Parser: type = yaml.CBaseLoader  # type: ignore[attr-defined]
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Parser = yaml.BaseLoader
 
-_DEFAULT_TAGS = {yaml.ScalarNode: "tag:yaml.org,2002:str", yaml.SequenceNode: "tag:yaml.org,2002:seq",
-                 yaml.MappingNode: "tag:yaml.org,2002:map"}
+_DEFAULT_TAGS = {
+    yaml.ScalarNode: "tag:yaml.org,2002:str",
+    yaml.SequenceNode: "tag:yaml.org,2002:seq",
+    yaml.MappingNode: "tag:yaml.org,2002:map",
+}
 
 
 class _BaseLoader(_Parser):  # type: ignore[misc, valid-type]
     def resolve(self, kind: type, value: object, implicit: object) -> str:
-        # called by the composer for every untagged node; the generic resolver costs a third of a load
+        # called by the composer for every untagged node; the generic resolver costs a third of a
+        # load
         return _DEFAULT_TAGS[kind]
+
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_EXPANDED_NODES = 2_000_000
-MAX_INT = 2**53 - 1  # the largest whole number a float, JSON and JavaScript hold exactly
-Loc = tuple[int, int]  # 1-based line, 1-based column
 
 
 class LocDict(dict):
@@ -73,63 +84,22 @@ class LocList(list):
         self.item_locs.append(loc)
 
 
+def plain(value: Any) -> Any:
+    """Located mappings and lists as plain ones, all the way down (for dumping, comparing and
+    hashing values without their source locations)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 def _mark(node: yaml.Node) -> Loc:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-# YAML 1.1 core scalars, as PyYAML's SafeLoader types them (timestamps stay text: card data never means a date)
-_NULL = {"", "~", "null", "Null", "NULL"}
-_BOOL = {"yes": True, "Yes": True, "YES": True, "true": True, "True": True, "TRUE": True, "on": True, "On": True,
-         "ON": True, "no": False, "No": False, "NO": False, "false": False, "False": False, "FALSE": False,
-         "off": False, "Off": False, "OFF": False}
-_INT = re.compile(r"[-+]?(?:0|[1-9][0-9_]*)$")
-_INT_OTHER = re.compile(r"[-+]?(?:0b[0-1_]+|0[0-7_]+|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$")
-_FLOAT = re.compile(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?$|[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?$"
-                    r"|[-+]?\.(?:inf|Inf|INF)$|\.(?:nan|NaN|NAN)$")
-_FIRST = set("0123456789-+.~nNtTfFyYoO")
-_SAFE = yaml.SafeLoader("")
-
-
-def _scalar(node: yaml.ScalarNode) -> Any:
-    value = node.value
-    if node.tag != "tag:yaml.org,2002:str":
-        return _explicit(node)
-    if node.style:  # quoted or block scalars are text
-        return value
-    if not value:
-        return None
-    if value[0] not in _FIRST:
-        return value
-    if value in _NULL:
-        return None
-    if value in _BOOL:
-        return _BOOL[value]
-    if _INT.match(value):
-        return _bounded(int(value.replace("_", "")) if len(value) <= 40 else MAX_INT + 1)
-    if _INT_OTHER.match(value) or _FLOAT.match(value):
-        return _bounded(_SAFE.construct_object(yaml.ScalarNode(_SAFE.resolve(yaml.ScalarNode, value, (True, False)),
-                                                               value)))
-    return value
-
-
-def _bounded(value: Any) -> Any:
-    """A whole number no larger than JSON, charts and exports keep exactly (0x + 5,000 f would be one)."""
-    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
-        raise OverflowError(f"it is past {MAX_INT:,}, the largest whole number cardgen reads")
-    return value
-
-
-def _explicit(node: yaml.ScalarNode) -> Any:
-    """An explicitly tagged scalar (!!int "3"); anything but the core types stays text."""
-    if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
-                    "tag:yaml.org,2002:null"):
-        try:
-            return _bounded(_SAFE.construct_object(yaml.ScalarNode(node.tag, node.value)))
-        except yaml.YAMLError:
-            return node.value
-    return node.value
-
-
+# YAML 1.1 core scalars, as PyYAML's SafeLoader types them (timestamps stay text: card data never
+# means a date)
 class _Builder:
     """Builds LocDict/LocList/scalars from composed nodes; shared (aliased) nodes are built once."""
 
@@ -146,10 +116,18 @@ class _Builder:
         if isinstance(node, yaml.ScalarNode):
             try:
                 return _scalar(node)
-            except (ValueError, OverflowError) as exc:  # '!!int abc', or an integer of thousands of digits
+            except (
+                ValueError,
+                OverflowError,
+            ) as exc:  # '!!int abc', or an integer of thousands of digits
                 shown = node.value if len(node.value) <= 24 else node.value[:20] + "…"
-                self.problems.append((_mark(node), "yaml-value", f"'{shown}' cannot be read as a number: "
-                                      f"{str(exc).split(';')[0][:80]}"))
+                self.problems.append(
+                    (
+                        _mark(node),
+                        "yaml-value",
+                        f"'{shown}' cannot be read as a number: {str(exc).split(';')[0][:80]}",
+                    )
+                )
                 return node.value
         if isinstance(node, yaml.SequenceNode):
             out = LocList()
@@ -165,14 +143,25 @@ class _Builder:
         for key_node, value_node in self._pairs(node):
             k = self.build(key_node)
             if isinstance(k, (list, dict)):
-                self.problems.append((_mark(key_node), "yaml-key", "a mapping key must be a plain value"))
+                self.problems.append(
+                    (_mark(key_node), "yaml-key", "a mapping key must be a plain value")
+                )
                 continue
-            k = k if isinstance(k, str) else ("null" if k is None else str(k).lower() if isinstance(k, bool) else str(k))
+            k = (
+                k
+                if isinstance(k, str)
+                else ("null" if k is None else str(k).lower() if isinstance(k, bool) else str(k))
+            )
             if k in result.key_locs:
                 if result.key_locs[k] != _mark(key_node):
                     first = result.key_locs[k]
-                    self.problems.append((_mark(key_node), "duplicate-key",
-                                          f"key '{k}' appears twice in this mapping (first at line {first[0]})"))
+                    self.problems.append(
+                        (
+                            _mark(key_node),
+                            "duplicate-key",
+                            f"key '{k}' appears twice in this mapping (first at line {first[0]})",
+                        )
+                    )
                 continue
             result.key_locs[k] = _mark(key_node)
             result[k] = self.build(value_node)
@@ -189,11 +178,15 @@ class _Builder:
                     if isinstance(src, yaml.MappingNode):
                         merged.extend(self._pairs(src))
                     else:
-                        self.problems.append((_mark(src), "yaml-merge", "'<<' must merge a mapping"))
+                        self.problems.append(
+                            (_mark(src), "yaml-merge", "'<<' must merge a mapping")
+                        )
             else:
                 own.append((k, v))
         keys = {k.value for k, _ in own if isinstance(k, yaml.ScalarNode)}
-        return own + [(k, v) for k, v in merged if not (isinstance(k, yaml.ScalarNode) and k.value in keys)]
+        return own + [
+            (k, v) for k, v in merged if not (isinstance(k, yaml.ScalarNode) and k.value in keys)
+        ]
 
 
 def _expanded_size(root: yaml.Node, limit: int) -> int:
@@ -209,8 +202,15 @@ def _expanded_size(root: yaml.Node, limit: int) -> int:
             return limit + 1
         active.add(key)
         total = 1
-        children = node.value if isinstance(node, yaml.SequenceNode) else (
-            [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else [])
+        children = (
+            node.value
+            if isinstance(node, yaml.SequenceNode)
+            else (
+                [n for pair in node.value for n in pair]
+                if isinstance(node, yaml.MappingNode)
+                else []
+            )
+        )
         for child in children:
             total += walk(child)
             if total > limit:
@@ -235,7 +235,9 @@ def load_yaml(path: Path, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> Yam
     """Read one YAML file; never raises for bad content, reports it as findings instead."""
     doc = YamlDoc(path=path, shown=shown)
 
-    def problem(code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None) -> YamlDoc:
+    def problem(
+        code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None
+    ) -> YamlDoc:
         doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message, hint))
         return doc
 
@@ -244,7 +246,8 @@ def load_yaml(path: Path, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> Yam
         if size > max_bytes:
             return problem(
                 "file-too-large",
-                f"file is {size / 1048576:.1f} MB; card and model files are limited to {max_bytes // 1048576} MB",
+                f"file is {size / 1048576:.1f} MB; card and model files are limited to "
+                f"{max_bytes // 1048576} MB",
                 hint="split the set into several files",
             )
         raw = path.read_bytes()
@@ -255,81 +258,27 @@ def load_yaml(path: Path, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> Yam
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return problem("not-utf8", f"byte 0x{raw[exc.start]:02x} is not UTF-8", line, column, "save the file as UTF-8")
+        return problem(
+            "not-utf8",
+            f"byte 0x{raw[exc.start]:02x} is not UTF-8",
+            line,
+            column,
+            "save the file as UTF-8",
+        )
     return _parse(doc, text)
 
 
 def parse_yaml(text: str, shown: str, first_line: int = 1) -> YamlDoc:
-    """YAML that is part of another file (a rulebook chapter's front matter), guarded like a file and located
-    from `first_line` of that file."""
+    """YAML that is part of another file (a rulebook chapter's front matter), guarded like a file
+    and located from `first_line` of that file."""
     doc = _parse(YamlDoc(path=Path(shown), shown=shown), "\n" * (first_line - 1) + text)
     doc.text = text
     return doc
 
 
-_NON_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
-
-
-def text_loc(text: str, offset: int) -> Loc:
-    """The 1-based line and column of a character of the text, counting lines as YAML does."""
-    line, start = 1, 0
-    for m in _BREAK.finditer(text, 0, offset):
-        line, start = line + 1, m.end()
-    return line, offset - start + 1
-
-
-def text_offset(text: str, loc: Loc) -> int | None:
-    """The index in the text of a 1-based line and column (as YAML counts them), or None past its end."""
-    line, start = 1, 0
-    if loc[0] > 1:
-        for m in _BREAK.finditer(text):
-            line, start = line + 1, m.end()
-            if line == loc[0]:
-                break
-        else:
-            return None
-    at = start + loc[1] - 1
-    return at if 0 <= at <= len(text) and line == loc[0] else None
-
-
-def char_name(ch: str) -> str:
-    """'U+200B ZERO WIDTH SPACE': a character that may not show, named so that it can be found."""
-    import unicodedata
-
-    kind = unicodedata.category(ch)
-    name = unicodedata.name(ch, "") or ("(a control character)" if kind == "Cc" else f"(category {kind})")
-    return f"U+{ord(ch):04X} {name}"
-
-
-_ITEM = re.compile(r"^-(?: |$)", re.M)  # a top-level sequence item's first line
-
-
-def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
-    """A file holding one top-level block sequence (a list of cards), cut before items' first lines into
-    `pieces` runs of whole items to parse apart: (first line number, text) each. None where cutting could
-    change what the file means: anchors (an alias may name one in another piece), document markers or
-    directives, or a file that does not start as a block sequence. A piece that fails to parse (or is not a
-    list) means parsing the whole file instead (`join_pieces`), so a mistake is reported as usual."""
-    if pieces < 2 or "&" in text or _MARKERS.search(text) or _OTHER_BREAKS.search(text):
-        return None
-    first = next((ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")), "")
-    starts = [m.start() for m in _ITEM.finditer(text)]
-    if not _ITEM.match(first) or not starts:
-        return None
-    cuts = sorted({min(starts, key=lambda at: abs(at - len(text) * k // pieces)) for k in range(1, pieces)})
-    bounds = [0, *[c for c in cuts if c > 0], len(text)]
-    if len(bounds) < 3:
-        return None
-    return [(text.count("\n", 0, a) + 1, text[a:b]) for a, b in zip(bounds, bounds[1:])]
-
-
-_MARKERS = re.compile(r"^(?:---|\.\.\.|%)", re.M)
-_OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML that "\n" does not count
-
-
 def join_pieces(path: Path, shown: str, text: str, docs: list[YamlDoc]) -> YamlDoc | None:
-    """The file's parse from its pieces' (sequence_pieces), or None when one of them is not a clean list."""
+    """The file's parse from its pieces' (sequence_pieces), or None when one of them is not a clean
+    list."""
     if any(d.findings or not isinstance(d.data, list) for d in docs):
         return None
     data = LocList.at(docs[0].data.loc)
@@ -342,22 +291,32 @@ def join_pieces(path: Path, shown: str, text: str, docs: list[YamlDoc]) -> YamlD
 def _parse(doc: YamlDoc, text: str) -> YamlDoc:
     shown = doc.shown
 
-    def problem(code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None) -> YamlDoc:
+    def problem(
+        code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None
+    ) -> YamlDoc:
         doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message, hint))
         return doc
 
     doc.text = text
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        doc.findings.append(Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data"))
+    if not text.strip() or all(
+        not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
+    ):
+        doc.findings.append(
+            Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data")
+        )
         return doc
     problems: list[tuple[Loc, str, str]] = []
     loader = _BaseLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            doc.findings.append(Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data"))
+            doc.findings.append(
+                Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data")
+            )
             return doc
-        if ("&" in text or "<<" in text) and _expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+        if ("&" in text or "<<" in text) and _expanded_size(
+            node, MAX_EXPANDED_NODES
+        ) > MAX_EXPANDED_NODES:
             return problem(
                 "alias-bomb",
                 f"aliases expand this document past {MAX_EXPANDED_NODES:,} values (or into a loop)",
@@ -365,16 +324,34 @@ def _parse(doc: YamlDoc, text: str) -> YamlDoc:
                 hint="use fewer nested aliases",
             )
         doc.data = _Builder(problems).build(node)
-    except yaml.reader.ReaderError as exc:  # a character YAML forbids; the reader counts bytes, so find it here
+    except (
+        yaml.reader.ReaderError
+    ) as exc:  # a character YAML forbids; the reader counts bytes, so find it here
         bad = _NON_PRINTABLE.search(text)
         at = bad.start() if bad else min(exc.position, len(text))
         point = ord(bad.group()) if bad else exc.character if isinstance(exc.character, int) else 0
-        return problem("yaml-syntax", f"YAML syntax error: character {char_name(chr(point))} is not allowed in YAML",
-                       *text_loc(text, at), hint="delete it; pasted text often brings such characters")
+        return problem(
+            "yaml-syntax",
+            f"YAML syntax error: character {char_name(chr(point))} is not allowed in YAML",
+            *text_loc(text, at),
+            hint="delete it; pasted text often brings such characters",
+        )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         reason = exc.problem or exc.context or "syntax error"
+        if exc.context_mark is not None and "end of stream" in (exc.problem or ""):
+            # a quote or bracket opened and never closed: the end of the file says nothing; where
+            # it opened does ('while scanning a quoted scalar')
+            mark = exc.context_mark
+            reason = f"{_opened(exc.context)} starts here and is never closed (the file ends first)"
+        elif (
+            exc.context_mark is not None
+            and exc.problem_mark is not None
+            and exc.context_mark.line < exc.problem_mark.line
+            and exc.context
+        ):  # say where the unclosed thing began, which is what the designer must fix
+            reason += f" ({_opened(exc.context)} opened at line {exc.context_mark.line + 1})"
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         return problem("yaml-syntax", f"YAML syntax error: {reason}", line, column)
     except yaml.YAMLError as exc:
         return problem("yaml-syntax", f"YAML error: {exc}")
@@ -385,3 +362,15 @@ def _parse(doc: YamlDoc, text: str) -> YamlDoc:
     for (line, column), code, message in problems:
         doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message))
     return doc
+
+
+def _opened(context: str | None) -> str:
+    """PyYAML's 'while scanning a quoted scalar' as a designer says it: 'a quoted text'."""
+    what = (context or "").removeprefix("while ").removeprefix("scanning ").removeprefix("parsing ")
+    return {
+        "a quoted scalar": "a quoted text",
+        "a flow mapping": "a { … } mapping",
+        "a flow sequence": "a [ … ] list",
+        "a block mapping": "a mapping",
+        "a block collection": "a list",
+    }.get(what.strip(), what.strip() or "a value")

@@ -1,10 +1,13 @@
-"""Turn a game model into a JSON Schema for its card files, so YAML editors flag mistakes while typing.
+"""Turn a game model into a JSON Schema for its card files, so YAML editors flag mistakes while
+typing.
 
-The schema says what the validator says at error level: known fields only, their types and ranges, the
-vocabulary values (any case, aliases included: those are warnings, not errors), placeholders allowed
-anywhere, required fields unless the card is marked as a draft. Checks the schema cannot express (costs,
-numbering, kind rules, text fitting) stay with `cardgen validate`.
+The schema says what the validator says at error level: known fields only (and a translated field's
+values per language, `name@de`), their types and ranges, the vocabulary values (any case, aliases
+included: those are warnings, not errors), placeholders allowed anywhere, required fields unless the
+card is marked as a draft. Checks the schema cannot
+express (costs, numbering, kind rules, text fitting) stay with `cardgen validate`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +18,9 @@ DRAFT_NOTE = "cards marked as drafts may leave required fields out"
 
 
 def _any_case(word: str) -> str:
-    return "".join(f"[{c.upper()}{c.lower()}]" if c.upper() != c.lower() else _escape(c) for c in word)
+    return "".join(
+        f"[{c.upper()}{c.lower()}]" if c.upper() != c.lower() else _escape(c) for c in word
+    )
 
 
 def _escape(ch: str) -> str:
@@ -27,8 +32,11 @@ def _words(model: GameModel, spec: FieldSpec) -> dict[str, Any]:
     if vocab is None or vocab.open:
         return {"type": "string"}
     words = [t.name for t in vocab.terms] + [a for t in vocab.terms for a in t.aliases]
-    return {"type": "string", "pattern": "^(?:" + "|".join(_any_case(w) for w in words) + ")$",
-            "examples": [t.name for t in vocab.terms]}
+    return {
+        "type": "string",
+        "pattern": "^(?:" + "|".join(_any_case(w) for w in words) + ")$",
+        "examples": [t.name for t in vocab.terms],
+    }
 
 
 def field_schema(model: GameModel, spec: FieldSpec) -> dict[str, Any]:
@@ -36,10 +44,13 @@ def field_schema(model: GameModel, spec: FieldSpec) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "string"}
     elif spec.type in ("integer", "int-or-x"):
         out = {"type": "integer"}
-        if spec.minimum is not None:
-            out["minimum"] = spec.minimum
-        if spec.maximum is not None:
-            out["maximum"] = spec.maximum
+        low, high = spec.minimum, spec.maximum
+        if low is not None and high is not None and low > high:
+            low = high = None  # reversed bounds are the model's error (model-bounds-reversed)
+        if low is not None:
+            out["minimum"] = low
+        if high is not None:
+            out["maximum"] = high
         if spec.type == "int-or-x":
             out = {"anyOf": [out, {"type": "string", "pattern": "^\\s*[Xx]\\s*$"}]}
     elif spec.type == "enum":
@@ -63,20 +74,41 @@ def field_schema(model: GameModel, spec: FieldSpec) -> dict[str, Any]:
 
 def card_schema(model: GameModel, url: str = "") -> dict[str, Any]:
     """A JSON Schema (draft 2020-12) for one card file: a list of cards."""
-    properties: dict[str, Any] = {"id": {"type": "string", "pattern": "^[^/\\\\<>:\"|?*\\x00-\\x1f]+$"}}
+    properties: dict[str, Any] = {
+        "id": {"type": "string", "pattern": '^[^/\\\\<>:"|?*\\x00-\\x1f]+$'}
+    }
     properties.update({name: field_schema(model, spec) for name, spec in model.fields.items()})
+    if model.editions is not None:  # a translated field's values per language: name@de
+        properties.update(
+            {
+                f"{name}@{lang}": field_schema(model, model.fields[name])
+                for name in model.editions.translate
+                if name in model.fields
+                for lang in model.editions.others()
+            }
+        )
     required = [name for name, spec in model.fields.items() if spec.required]
-    card: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    card: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
     if required:
         if model.draft_field and model.draft_field in model.fields:
-            card["if"] = {"properties": {model.draft_field: {"enum": list(model.draft_values)}},
-                          "required": [model.draft_field]}
+            card["if"] = {
+                "properties": {model.draft_field: {"enum": list(model.draft_values)}},
+                "required": [model.draft_field],
+            }
             card["else"] = {"required": required}
             card["$comment"] = DRAFT_NOTE
         else:
             card["required"] = required
-    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                           "title": f"{model.name} card file", "type": "array", "items": card}
+    out: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{model.name} card file",
+        "type": "array",
+        "items": card,
+    }
     if url:
         out["$id"] = url
     return out

@@ -1,23 +1,29 @@
-"""Turn a cost as written ('BB', '{2}{C}{C}', 'DDD, Mill half your deck') into counted symbols, or say why not."""
+"""Turn a cost as written ('BB', '{2}{C}{C}', 'DDD, Mill half your deck') into counted symbols, or
+say why not."""
+
 from __future__ import annotations
 
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..load.yamlio import MAX_INT
+from ..load.yamlscalar import MAX_INT
+from ..speed.memo import Memo
 from .game import CostGrammar
 
 _BRACED = re.compile(r"^(?:\{[^{}]+\})+$")
 _BRACE_ITEM = re.compile(r"\{([^{}]+)\}")
 _LETTERS = re.compile(r"^[A-Z]+$")
+_SYMBOLS_AND_DIGITS = re.compile(r"^[0-9A-Z]+$")  # with a digit: '2U', '3', a number run in
 
 
 @dataclass
 class Cost:
     raw: str
     symbols: Counter[str] = field(default_factory=Counter)
-    sequence: list[str] = field(default_factory=list)  # symbols in written order: 'B', 'B', '2', 'X'
+    sequence: list[str] = field(
+        default_factory=list
+    )  # symbols in written order: 'B', 'B', '2', 'X'
     generic: int = 0
     x: int = 0
     clauses: list[str] = field(default_factory=list)
@@ -25,32 +31,36 @@ class Cost:
 
     @property
     def total(self) -> int:
-        """Mana-value-like size: every symbol counts one, generic counts its number, X counts zero."""
+        """Mana-value-like size: every symbol counts one, generic counts its number, X counts
+        zero."""
         return sum(self.symbols.values()) + self.generic
 
 
-_CACHE: dict[tuple[object, str], Cost] = {}
+_PARSED: Memo[Cost] = Memo(50_000)
 
 
 def parse_cost(raw: str, grammar: CostGrammar) -> Cost:
-    """A parsed cost; sets repeat their costs, so each distinct cost is parsed once per grammar (treat the
-    result as read-only)."""
-    key = ((tuple(s.letter for s in grammar.symbols), grammar.generic, grammar.x, grammar.separator, grammar.hybrid),
-           raw)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    if len(_CACHE) > 50_000:
-        _CACHE.clear()
-    cost = _parse(raw, grammar)
-    _CACHE[key] = cost
-    return cost
+    """A parsed cost; sets repeat their costs, so each distinct cost is parsed once per grammar
+    (treat the result as read-only)."""
+    key = (
+        (
+            tuple(s.letter for s in grammar.symbols),
+            grammar.generic,
+            grammar.x,
+            grammar.separator,
+            grammar.hybrid,
+        ),
+        raw,
+    )
+    return _PARSED.get(key, lambda: _parse(raw, grammar))
 
 
 def _parse(raw: str, grammar: CostGrammar) -> Cost:
     cost = Cost(raw=raw)
     letters = {s.letter for s in grammar.symbols}
-    for part in [p.strip() for p in raw.split(grammar.separator)] if grammar.separator else [raw.strip()]:
+    for part in (
+        [p.strip() for p in raw.split(grammar.separator)] if grammar.separator else [raw.strip()]
+    ):
         if not part:
             continue
         if _BRACED.match(part):  # '{2}{Sh}{E/G}': numbers, symbols of any length, hybrids
@@ -59,20 +69,38 @@ def _parse(raw: str, grammar: CostGrammar) -> Cost:
         elif _LETTERS.match(part):
             for letter in part:
                 _add(cost, letter, letters, grammar)
+        elif _SYMBOLS_AND_DIGITS.match(part):  # '2U': {2}{U}, where generic costs are allowed
+            for item in re.findall(r"[0-9]+|[A-Z]", part):
+                _add(cost, item, letters, grammar, written=part)
+        elif brace := _brace_problem(part):  # '{R}{R': a symbol cut short, not a clause
+            cost.problems.append(
+                ("bad-cost", f"cost '{_short(part)}' {brace}, so it is not read (nor drawn)")
+            )
         else:
             cost.clauses.append(part)
     return cost
 
 
-def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar) -> None:
+def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar, written: str = "") -> None:
     if item.isdecimal():  # not isdigit(): int() refuses '²'
         if not grammar.generic:
-            cost.problems.append(("bad-cost", f"generic cost '{{{_short(item)}}}' is not part of this game's cost "
-                                              "grammar"))
+            within = f" (in '{_short(written)}')" if written and written != item else ""
+            cost.problems.append(
+                (
+                    "bad-cost",
+                    f"generic cost '{{{_short(item)}}}'{within} is not part of this game's cost "
+                    "grammar",
+                )
+            )
             return
         if len(item) > len(str(MAX_INT)) or int(item) > MAX_INT:
-            cost.problems.append(("bad-cost", f"generic cost '{{{_short(item)}}}' is past {MAX_INT:,}, the largest "
-                                              "whole number cardgen reads"))
+            cost.problems.append(
+                (
+                    "bad-cost",
+                    f"generic cost '{{{_short(item)}}}' is past {MAX_INT:,}, the largest "
+                    "whole number cardgen reads",
+                )
+            )
             return
         cost.generic += int(item)
         cost.sequence.append(item)
@@ -83,11 +111,48 @@ def _add(cost: Cost, item: str, letters: set[str], grammar: CostGrammar) -> None
         cost.x += 1
         cost.sequence.append("X")
     elif item in letters or grammar.halves(item):
+        same = same_halves(item, grammar)
+        if same:
+            cost.problems.append(
+                (
+                    "cost-hybrid-same",
+                    f"hybrid '{{{item}}}' has {same} on both halves: it is just '{{{same}}}'",
+                )
+            )
         cost.symbols[item] += 1  # a hybrid counts once, under its own name ('E/G')
         cost.sequence.append(item)
     else:
         known = ", ".join(sorted(letters)) or "none"
-        cost.problems.append(("unknown-cost-symbol", f"'{_short(item)}' is not a cost symbol of this game (symbols: {known})"))
+        cost.problems.append(
+            (
+                "unknown-cost-symbol",
+                f"'{_short(item)}' is not a cost symbol of this game (symbols: {known})",
+            )
+        )
+
+
+def _brace_problem(part: str) -> str | None:
+    """What is wrong with a part's braces ("has a '{' that is never closed"), or None when each
+    '{' is closed by a '}', with something between and nothing nested: a clause may name symbols."""
+    opened = False
+    for i, ch in enumerate(part):
+        if ch == "{":
+            if opened:
+                return "has braces inside braces"
+            if part[i + 1 : i + 2] == "}":
+                return "has empty braces"
+            opened = True
+        elif ch == "}":
+            if not opened:
+                return "has a '}' that no '{' opens"
+            opened = False
+    return "has a '{' that is never closed" if opened else None
+
+
+def same_halves(item: str, grammar: CostGrammar) -> str | None:
+    """The symbol of a hybrid written with it on both halves ('E' for 'E/E'), else None."""
+    halves = grammar.halves(item)
+    return halves[0] if halves and halves[0] == halves[1] else None
 
 
 def _short(item: str) -> str:

@@ -1,8 +1,11 @@
-"""Turn the checked `deck:` section of a model into typed deck rules (DeckRules), named formats included.
+"""Turn the checked `deck:` section of a model into typed deck rules (DeckRules), named formats
+included.
 
-The section's keys, types and ranges are declared in model/schema.py and checked when the model loads; this
-module only gives the deck checker typed objects, so no stage reads the section as a raw mapping.
+The section's keys, types and ranges are declared in model/schema.py and checked when the model
+loads; this module only gives the deck checker typed objects, so no stage reads the section as a raw
+mapping.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -16,7 +19,7 @@ class MainRules:
     size: int | None = None
     min: int | None = None
     max: int | None = None
-    max_copies: int | None = None
+    max_copies: int | None = None  # None: no limit (written `max_copies: none` to override one)
     copies_by: str = "name"
     where: Where | None = None
 
@@ -35,7 +38,8 @@ class CopyLimit:
 
 @dataclass
 class Group:
-    """A character's primary or secondary groups: the role value, how many groups, how many cards."""
+    """A character's primary or secondary groups: the role value, how many groups, how many
+    cards."""
 
     role: str | None = None
     count: int = 1
@@ -45,7 +49,8 @@ class Group:
 
 @dataclass
 class Feat:
-    """A character's signature card or extra cards: their section name in a list, what they are, how many."""
+    """A character's signature card or extra cards: their section name in a list, what they are, how
+    many."""
 
     section: str
     where: Where = field(default_factory=dict)
@@ -75,7 +80,9 @@ class DeckRules:
     from_pool: str | None = None
     character: CharacterRules | None = None
     copies: list[CopyLimit] = field(default_factory=list)
-    distinct: list[tuple[str, int]] = field(default_factory=list)  # (field, at most this many values)
+    distinct: list[tuple[str, int]] = field(
+        default_factory=list
+    )  # (field, at most this many values)
     share: list[str] = field(default_factory=list)  # fields every card shares a value of
     formats: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -88,7 +95,16 @@ class DeckRules:
             merged.main = replace(self.main, **{k: getattr(over.main, k) for k in chosen["main"]})
         if "min_cards" in chosen:
             merged.main = replace(merged.main, min=chosen["min_cards"])
-        for key in ("format", "sections", "separate_decks", "from_pool", "character", "copies", "distinct", "share"):
+        for key in (
+            "format",
+            "sections",
+            "separate_decks",
+            "from_pool",
+            "character",
+            "copies",
+            "distinct",
+            "share",
+        ):
             if key in chosen:
                 setattr(merged, key, getattr(over, key))
         return merged
@@ -100,12 +116,27 @@ def deck_rules(section: dict[str, Any] | None) -> DeckRules:
     main = dict(d.get("main") or {})
     rules = DeckRules(
         format=d.get("format") or "plain",
-        main=MainRules(main.get("size"), main.get("min", d.get("min_cards")), main.get("max"),
-                       main.get("max_copies"), main.get("copies_by") or "name", main.get("where")),
-        sections={name: SectionRule(s.get("count"), s.get("where")) for name, s in (d.get("sections") or {}).items()},
-        separate_decks={name: dict(s.get("where") or {}) for name, s in (d.get("separate_decks") or {}).items()},
+        main=MainRules(
+            main.get("size"),
+            main.get("min", d.get("min_cards")),
+            main.get("max"),
+            None if main.get("max_copies") == "none" else main.get("max_copies"),
+            main.get("copies_by") or "name",
+            main.get("where"),
+        ),
+        sections={
+            name: SectionRule(s.get("count"), s.get("where"))
+            for name, s in (d.get("sections") or {}).items()
+        },
+        separate_decks={
+            name: dict(s.get("where") or {}) for name, s in (d.get("separate_decks") or {}).items()
+        },
         from_pool=d.get("from_pool"),
-        copies=[CopyLimit(dict(c.get("where") or {}), c["max"]) for c in d.get("copies") or [] if "max" in c],
+        copies=[
+            CopyLimit(dict(c.get("where") or {}), c["max"])
+            for c in d.get("copies") or []
+            if "max" in c
+        ],
         distinct=[(r["field"], r.get("max", 1)) for r in d.get("distinct") or []],
         share=[r["field"] for r in d.get("share") or []],
         formats={name: dict(f) for name, f in (d.get("formats") or {}).items()},
@@ -116,10 +147,17 @@ def deck_rules(section: dict[str, Any] | None) -> DeckRules:
         p, s = c.get("primary") or {}, c.get("secondary") or {}
         sig, ext = c.get("signature") or {}, c.get("extras") or {}
         rules.character = CharacterRules(
-            c.get("groups_field") or "", c.get("role_attr") or "",
+            c.get("groups_field") or "",
+            c.get("role_attr") or "",
             Group(p.get("role"), p.get("count", 1), p.get("cards")),
             Group(s.get("role"), s.get("count", 2), s.get("cards"), s.get("share", 0)),
-            Feat(sig.get("section", "signature"), dict(sig.get("where") or {}), sig.get("count", 1)),
+            Feat(
+                sig.get("section", "signature"), dict(sig.get("where") or {}), sig.get("count", 1)
+            ),
             Feat(ext.get("section", "extras"), dict(ext.get("where") or {}), ext.get("count", 2)),
-            pips.get("attr", ""), pips.get("requires", ""), c.get("feats"), dict(c.get("names") or {}))
+            pips.get("attr", ""),
+            pips.get("requires", ""),
+            c.get("feats"),
+            dict(c.get("names") or {}),
+        )
     return rules

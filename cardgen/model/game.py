@@ -1,4 +1,6 @@
-"""The rules model of one game as plain objects: fields, vocabularies, cost grammar, glossary, collation, numbering."""
+"""The rules model of one game as plain objects: fields, vocabularies, cost grammar, glossary,
+collation, numbering."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,19 +8,40 @@ from typing import Any, Sequence
 
 from ..load.card import Card, Catalog
 from ..load.yamlio import Loc
+from ..speed.memo import Memo
 from .deckrules import DeckRules
+from .editions import Editions
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
-# what a field means to the tools that read cards (exports, report, packs, draft bots, type lines): generic
-# code asks the model for a role, never for a field by name
+
+
+# what a field means to the tools that read cards (exports, report, packs, draft bots, type lines):
+# generic code asks the model for a role, never for a field by name
 class Role:
     FACTION, KIND, ATTACK, HEALTH = "faction", "kind", "attack", "health"
     RARITY, TEXT, FLAVOR, NUMBER, ART = "rarity", "text", "flavor", "number", "art"
-    VERSION = "version"  # the card's printing, printed small on every sheet face (else a content hash)
+    VERSION = (
+        "version"  # the card's printing, printed small on every sheet face (else a content hash)
+    )
+    # counts (whole-number fields): a card's copies in one print run, replacing its collation
+    # copies, and the copies each player's starting deck adds (times --players)
+    COPIES, PER_PLAYER = "copies", "per-player"
 
 
-ROLES = (Role.FACTION, Role.KIND, Role.ATTACK, Role.HEALTH, Role.RARITY, Role.TEXT, Role.FLAVOR, Role.NUMBER, Role.ART,
-         Role.VERSION)
+ROLES = (
+    Role.FACTION,
+    Role.KIND,
+    Role.ATTACK,
+    Role.HEALTH,
+    Role.RARITY,
+    Role.TEXT,
+    Role.FLAVOR,
+    Role.NUMBER,
+    Role.ART,
+    Role.VERSION,
+    Role.COPIES,
+    Role.PER_PLAYER,
+)
 
 
 @dataclass
@@ -37,7 +60,8 @@ class FieldSpec:
 
 @dataclass
 class Term:
-    """One value of a vocabulary (a faction, a kind, a rarity, a tag) and what it implies for a card."""
+    """One value of a vocabulary (a faction, a kind, a rarity, a tag) and what it implies for a
+    card."""
 
     name: str
     aliases: list[str] = field(default_factory=list)
@@ -45,7 +69,9 @@ class Term:
     forbids: list[str] = field(default_factory=list)
     warn: str | None = None
     note: str | None = None
-    attrs: dict[str, Any] = field(default_factory=dict)  # colour, letter, description…: free for templates
+    attrs: dict[str, Any] = field(
+        default_factory=dict
+    )  # colour, letter, description…: free for templates
     loc: Loc = (0, 0)
 
 
@@ -57,9 +83,15 @@ class Vocabulary:
     loc: Loc = (0, 0)
 
     def __post_init__(self) -> None:
-        self._exact = {t.name: t for t in self.terms}
-        self._folded = {t.name.lower(): t for t in self.terms}
-        self._alias = {a.lower(): t for t in self.terms for a in t.aliases}
+        # a value written twice is a model finding (model-duplicate-value): the first one is used
+        self._exact: dict[str, Term] = {}
+        self._folded: dict[str, Term] = {}
+        self._alias: dict[str, Term] = {}
+        for t in self.terms:
+            self._exact.setdefault(t.name, t)
+            self._folded.setdefault(t.name.lower(), t)
+            for a in t.aliases:
+                self._alias.setdefault(a.lower(), t)
 
     def lookup(self, value: str) -> tuple[Term | None, str]:
         """(term, how): how is 'exact', 'case' (differs only in case), 'alias', or 'unknown'."""
@@ -78,7 +110,8 @@ class Vocabulary:
 
 @dataclass
 class CostSymbol:
-    letter: str  # one capital letter, or up to three characters starting with one (written in braces: {Sh})
+    # one capital letter, or up to three characters starting with one (written in braces: {Sh})
+    letter: str
     name: str
     icon: str = ""
     color: str = "#444444"
@@ -86,6 +119,7 @@ class CostSymbol:
     rules: str = ""
     loc: Loc = (0, 0)
     faction: str | None = None  # the faction this symbol belongs to (cost.match_factions)
+    local: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> name, rules
 
 
 @dataclass
@@ -105,7 +139,8 @@ class CostGrammar:
         return None
 
     def halves(self, item: str) -> list[str] | None:
-        """'E/G' -> ['E', 'G'] when both halves are symbols of the game (a hybrid symbol), else None."""
+        """'E/G' -> ['E', 'G'] when both halves are symbols of the game (a hybrid symbol), else
+        None."""
         parts = item.split("/")
         if not self.hybrid or len(parts) != 2 or not all(self.symbol(p) for p in parts):
             return None
@@ -119,6 +154,11 @@ class Keyword:
     rules: str | None = None
     note: str | None = None
     loc: Loc = (0, 0)
+    parameter: bool = False  # written with a number after it: 'Scry 2', 'Scry X'
+    local: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> name, reminder, rules
+    # in an edition of another language, the name the cards' own language gives it ('Stealth' for
+    # 'Tarnung'): a chapter that falls back to the default's text still finds it
+    base: str = ""
 
 
 @dataclass
@@ -129,7 +169,8 @@ class RarityCount:
 
 @dataclass
 class CollationGroup:
-    """A group of designs in one print run; a card belongs to the first group whose `where` it matches."""
+    """A group of designs in one print run; a card belongs to the first group whose `where` it
+    matches."""
 
     name: str
     where: dict[str, Any]
@@ -137,6 +178,30 @@ class CollationGroup:
     copies: int | None = None
     rarities: dict[str, RarityCount] = field(default_factory=dict)
     loc: Loc = (0, 0)
+
+
+@dataclass
+class Component:
+    """A component of the box that is not a card (game.yaml `components:`): `count` of it, and
+    `per_player` more for each player."""
+
+    name: str
+    count: int = 0
+    per_player: int = 0
+    loc: Loc = (0, 0)
+    local: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> name
+    # a token printed on token sheets (kit/tokens.py): its shape, size (points; None: its
+    # template's, else 25 mm), face and back templates, fold-over, and the values its faces show
+    shape: str | None = None
+    size: tuple[float, float] | None = None
+    template: str | None = None
+    back: str | None = None
+    fold: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+    key_locs: dict[str, Loc] = field(default_factory=dict)  # where each key is written
+
+    def copies(self, players: int) -> int:
+        return self.count + self.per_player * players
 
 
 @dataclass
@@ -165,7 +230,9 @@ class DraftSettings:
     pack_size: int | None = None
     packs_per_player: int | None = None
     passes: list[str] | None = None
-    pool: dict[str, Any] = field(default_factory=dict)  # a `where`: every pack format deals only these cards
+    pool: dict[str, Any] = field(
+        default_factory=dict
+    )  # a `where`: every pack format deals only these cards
     players: int | None = None
     seed: int | None = None
 
@@ -188,35 +255,80 @@ class GameModel:
     cost: CostGrammar = field(default_factory=CostGrammar)
     keywords: list[Keyword] = field(default_factory=list)
     keyword_lines: bool = False  # lines like 'Shield' or 'Bleed - reminder' declare keywords
-    bare_symbols: bool = False  # 'Gain LLL.' — standalone runs of symbol letters in text are cost symbols
+    bare_symbols: bool = (
+        False  # 'Gain LLL.' — standalone runs of symbol letters in text are cost symbols
+    )
     placeholders: list[str] = field(default_factory=list)
     draft_field: str | None = "status"
     draft_values: list[str] = field(default_factory=lambda: ["draft"])
     text_fields: list[str] = field(default_factory=lambda: ["text"])
-    text_labels: list[str] = field(default_factory=list)  # ability labels styled bold at a paragraph's start
-    reminder_text: str = "after-keyword"  # which parentheses are italic reminder text: after-keyword, all, none
+    text_labels: list[str] = field(
+        default_factory=list
+    )  # ability labels styled bold at a paragraph's start
+    reminder_text: str = (
+        "after-keyword"  # which parentheses are italic reminder text: after-keyword, all, none
+    )
     collation: list[CollationGroup] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)  # tokens, counters, markers
     numbering: Numbering | None = None
-    card: dict[str, Any] = field(default_factory=dict)  # size, bleed, safe (as written, with units)
+    card: dict[str, Any] = field(
+        default_factory=dict
+    )  # size, bleed, safe, stock, sleeves (as written, with units)
+    box: dict[str, Any] = field(default_factory=dict)  # the print-and-play box (kit/), checked
     limits: dict[str, Any] = field(default_factory=dict)
     deck: DeckRules = field(default_factory=DeckRules)  # typed from the checked deck: section
     draft: DraftSettings = field(default_factory=DraftSettings)
     packs: dict[str, Any] = field(default_factory=dict)
-    cockatrice: dict[str, Any] = field(default_factory=dict)  # export presentation (model/schema.py)
+    cockatrice: dict[str, Any] = field(
+        default_factory=dict
+    )  # export presentation (model/schema.py)
     draftmancer: dict[str, Any] = field(default_factory=dict)
-    info: dict[str, Any] = field(default_factory=dict)  # the `game:` section, once checked to be a mapping
+    tts: dict[str, Any] = field(default_factory=dict)  # the Tabletop Simulator table (piles)
+    sheet: dict[str, Any] = field(
+        default_factory=dict
+    )  # the designer's spreadsheet (cardgen.sheet)
+    fonts: dict[str, Any] = field(default_factory=dict)  # the fallback chain of every family, book
+    info: dict[str, Any] = field(
+        default_factory=dict
+    )  # the `game:` section, once checked to be a mapping
     digest: str = ""  # hash of game.yaml's bytes: part of every cache key that depends on the model
     section_locs: dict[str, Loc] = field(default_factory=dict)
+    # role -> the field whose misspelt role ('role: fction') was dropped: that field's checks are
+    # the typo's consequences (Finding.about)
+    near_roles: dict[str, str] = field(default_factory=dict)
+    inline_vocabs: set[str] = field(default_factory=set)  # vocabularies a field's `values` declares
+    editions: Editions | None = None  # the game's languages (game.yaml `editions:`)
+    edition: str = ""  # the language this model shows (model/localise.py); '' without editions
+    # per-language values of the game and text sections: lang -> name, description, labels
+    local: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def keyword(self, name: str) -> Keyword | None:
         folded = name.lower()
         for k in self.keywords:
             if k.name.lower() == folded:
                 return k
+        for k in self.keywords:  # in another edition: the name in the cards' own language too
+            if k.base and k.base.lower() == folded:
+                return k
         return None
 
+    def other_edition(self) -> bool:
+        """True when this model shows an edition other than the default's (its cards' own
+        values): what prints differs, and findings about it name the edition."""
+        return self.editions is not None and self.edition not in ("", self.editions.default)
+
+    def shown_value(self, field_name: str, value: object) -> str:
+        """A vocabulary value as this edition prints it: the value's `name@LANG` in another
+        edition, else the value as the card writes it."""
+        if self.other_edition():
+            term = self.term(field_name, str(value))
+            if term is not None and "name" in term.attrs:
+                return str(term.attrs["name"])
+        return str(value)
+
     def role_fields(self, role: str) -> list[str]:
-        """The fields the model marks with a role ('faction', 'kind', 'attack', 'health'), in model order."""
+        """The fields the model marks with a role ('faction', 'kind', 'attack', 'health'), in model
+        order."""
         return [f.name for f in self.fields.values() if f.role == role]
 
     def role_field(self, role: str) -> str | None:
@@ -224,7 +336,8 @@ class GameModel:
         return names[0] if names else None
 
     def role_value(self, card: Card, role: str) -> Any:
-        """The card's value for a role ('rarity', 'number', 'text' …), or None when the model has no such field."""
+        """The card's value for a role ('rarity', 'number', 'text' …), or None when the model has no
+        such field."""
         field_name = self.role_field(role)
         return card.get(field_name) if field_name else None
 
@@ -242,6 +355,20 @@ class GameModel:
         """A value as text, or '' when it is absent or a placeholder ('[]', '[Rarity]')."""
         return written(value, self.placeholders)
 
+    def about_field(self, field_name: str) -> str:
+        """The model part a card finding about this field's values depends on (Finding.about):
+        its vocabulary when it has a declared one, else the field."""
+        spec = self.fields.get(field_name)
+        if spec and spec.vocab and spec.vocab not in self.inline_vocabs:
+            return f"vocabularies.{spec.vocab}"
+        return f"fields.{field_name}"
+
+    def about_role(self, role: str) -> str:
+        """The model part a role-based card check depends on: the field with the role, or the one
+        whose misspelt role was dropped, else the role itself."""
+        name = self.role_field(role) or self.near_roles.get(role)
+        return f"fields.{name}" if name else f"roles.{role}"
+
     def vocab_for(self, field_name: str) -> Vocabulary | None:
         spec = self.fields.get(field_name)
         return self.vocabularies.get(spec.vocab) if spec and spec.vocab else None
@@ -252,12 +379,15 @@ class GameModel:
 
 
 def matches(where: dict[str, Any], data: dict[str, Any]) -> bool:
-    """Does a card's data match a `where` clause? A list means 'exactly these (any order)', a scalar 'has this'.
-    A key starting with 'not ' negates its test; `{}` matches every card."""
+    """Does a card's data match a `where` clause? A list means 'exactly these (any order)', a scalar
+    'has this'. A key starting with 'not ' negates its test; `{}` matches every card. In an
+    edition's view of a card, a translated field is matched by the cards' own value (`canonical`,
+    model/localise.py): every edition selects the same cards."""
+    canonical = getattr(data, "canonical", None)
     for key, want in where.items():
         negate = key.startswith("not ")
         name = key[4:] if negate else key
-        have = data.get(name)
+        have = canonical[name] if canonical and name in canonical else data.get(name)
         if isinstance(want, list):
             got = have if isinstance(have, list) else ([] if have is None else [have])
             ok = sorted(map(str, got)) == sorted(map(str, want))
@@ -270,14 +400,21 @@ def matches(where: dict[str, Any], data: dict[str, Any]) -> bool:
     return True
 
 
-def assign_groups(catalog: Catalog, groups: list[CollationGroup]) -> dict[int, CollationGroup | None]:
-    """Each card's collation group by catalog position: the first whose `where` it matches, else None.
-    Worked out once per catalog and group list (the print run, packs, validator and report all ask); the
-    answer is shared, so callers only read it."""
-    memo = catalog.__dict__.setdefault("_assigned", {})
-    found = memo.get(id(groups))
-    if found is not None and found[0] is groups and found[1] == len(catalog.cards):
-        return found[2]  # type: ignore[no-any-return]
-    assigned = {card.order: next((g for g in groups if matches(g.where, card.data)), None) for card in catalog}
-    memo[id(groups)] = (groups, len(catalog.cards), assigned)
-    return assigned
+def assign_groups(
+    catalog: Catalog, groups: list[CollationGroup]
+) -> dict[int, CollationGroup | None]:
+    """Each card's collation group by catalog position: the first whose `where` it matches, else
+    None. Worked out once per catalog and group list (the print run, packs, validator and report all
+    ask); the answer is shared, so callers only read it."""
+    memo = catalog.__dict__.setdefault("_assigned", Memo(4))  # goes with the catalog
+    kept = memo.get(  # an entry holds its groups: their id is not reused while it is kept
+        (id(groups), len(catalog.cards)),
+        lambda: (
+            groups,
+            {
+                card.order: next((g for g in groups if matches(g.where, card.data)), None)
+                for card in catalog
+            },
+        ),
+    )
+    return kept[1]  # type: ignore[no-any-return]

@@ -1,6 +1,8 @@
-"""Turn values of game.yaml into checked data by declared kinds (whole numbers in a range, choices, units,
-colours, vocabulary terms, card selections, sections of named keys): each kind checks a value, reports every
-mistake at its place and keeps only what is valid. model/schema.py declares game.yaml's sections with them."""
+"""Turn values of game.yaml into checked data by declared kinds (whole numbers in a range, limits,
+choices, units, colours, sections of named keys; selections and vocabularies are in specsets.py):
+each kind checks a value, reports every mistake at its place, says what is used instead, and keeps
+only what is valid. model/schema.py declares game.yaml's sections with them."""
+
 from __future__ import annotations
 
 import difflib
@@ -15,13 +17,30 @@ from ..load.yamlio import Loc, LocDict, LocList
 Report = Callable[[Loc, str, str, "str | None"], None]  # (where, code, message, hint)
 
 
+_DEFAULT = re.compile(r"\bdefault:? ([^):;]+)")
+
+
 @dataclass
 class Spec:
     description: str = ""
     required: bool = False
+    # what cardgen uses when the value is dropped as invalid ('no copy limit', 'the slots' sum');
+    # without it, the '(default …)' of the description, else 'it is left out'
+    instead: str = ""
 
     def kind(self) -> str:
         return "value"
+
+    def fallback(self) -> str | None:
+        """What is used when this value is missing or dropped, in words, or None when unknown."""
+        if self.instead:
+            return self.instead
+        m = _DEFAULT.search(self.description)
+        return f"the default, {m.group(1).strip()}, is used" if m else None
+
+    def dropped(self) -> str:
+        """The end of a message about a value dropped as invalid: what is used instead."""
+        return f"; {self.fallback() or 'it is left out, as if not written'}"
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         return value
@@ -37,12 +56,36 @@ class Int(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
-            report(loc, "model-type", f"{where} must be a whole number, not {_show(value)}", None)
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a whole number, not {_show(value)}{self.dropped()}",
+                None,
+            )
             return None
         if not self.low <= value <= self.high:
-            report(loc, "model-value", f"{where} must be from {self.low:,} to {self.high:,}, not {value:,}", None)
+            report(
+                loc,
+                "model-value",
+                f"{where} must be from {self.low:,} to {self.high:,}, not {value:,}"
+                + self.dropped(),
+                None,
+            )
             return None
         return value
+
+
+@dataclass
+class Limit(Int):
+    """A whole number, or `none` for no limit (kept as the text 'none')."""
+
+    def kind(self) -> str:
+        return f"{super().kind()} or `none` (no limit)"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, str) and value.strip().lower() == "none":
+            return "none"
+        return super().check(value, where, loc, report, model)
 
 
 @dataclass
@@ -52,7 +95,12 @@ class Bool(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, bool):
-            report(loc, "model-type", f"{where} must be true or false, not {_show(value)}", None)
+            report(
+                loc,
+                "model-type",
+                f"{where} must be true or false, not {_show(value)}{self.dropped()}",
+                None,
+            )
             return None
         return value
 
@@ -66,11 +114,17 @@ class Text(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, str):
-            report(loc, "model-type", f"{where} must be text, not {_show(value)}", None)
+            report(
+                loc, "model-type", f"{where} must be text, not {_show(value)}{self.dropped()}", None
+            )
             return None
         if self.choices and value not in self.choices:
-            report(loc, "model-value", f"{where} is '{value}'; it must be {' or '.join(self.choices)}",
-                   did_you_mean(value, self.choices))
+            report(
+                loc,
+                "model-value",
+                f"{where} is '{value}'; it must be {' or '.join(self.choices)}{self.dropped()}",
+                did_you_mean(value, self.choices),
+            )
             return None
         return value
 
@@ -84,7 +138,12 @@ class Scalar(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if isinstance(value, (dict, list)):
-            report(loc, "model-type", f"{where} must be a single value, not {_show(value)}", None)
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a single value, not {_show(value)}{self.dropped()}",
+                None,
+            )
             return None
         return value
 
@@ -93,16 +152,34 @@ class Scalar(Spec):
 class ListOf(Spec):
     item: Spec = field(default_factory=Spec)
     one_or_more: bool = False  # a single item may stand for a list of one ('passes: left')
+    # a single item is a mistake, reported, but read as a list of one: for values that look like
+    # YAML themselves (`placeholders: "[]"`), where one cannot tell a list from an item
+    list_only: bool = False
 
     def kind(self) -> str:
         return f"list of {self.item.kind()}" + (" (or one)" if self.one_or_more else "")
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, list):
-            if self.one_or_more and not isinstance(value, dict):
+            if self.list_only and not isinstance(value, dict):
+                shown = _show(value)
+                report(
+                    loc,
+                    "model-type",
+                    f"{where} must be a list, not the single value {shown}; it is read as the "
+                    f"list [{shown}]",
+                    f"write {where}: [{shown}], or {where}: [] for none",
+                )
+                value = [value]
+            elif self.one_or_more and not isinstance(value, dict):
                 value = [value]
             else:
-                report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
+                report(
+                    loc,
+                    "model-type",
+                    f"{where} must be a list, not {_show(value)}{self.dropped()}",
+                    None,
+                )
                 return None
         out = LocList.at(getattr(value, "loc", loc))
         for i, item in enumerate(value):
@@ -124,7 +201,12 @@ class MapOf(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, dict):
-            report(loc, "model-type", f"{where} must be a mapping of names, not {_show(value)}", None)
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a mapping of names, not {_show(value)}{self.dropped()}",
+                None,
+            )
             return None
         out = LocDict.at(getattr(value, "loc", loc))
         for name, item in value.items():
@@ -137,24 +219,41 @@ class MapOf(Spec):
 
 @dataclass
 class Section(Spec):
-    """A mapping with declared keys, each with its own spec."""
+    """A mapping with declared keys, each with its own spec; a key of `translatable` may also be
+    written per language (`name@de`, docs/editions.md), checked by the key's own spec."""
 
     keys: dict[str, Spec] = field(default_factory=dict)
+    translatable: tuple[str, ...] = ()
 
     def kind(self) -> str:
         return "mapping"
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, dict):
-            report(loc, "model-type", f"{where} must be a mapping, not {_show(value)}", None)
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a mapping, not {_show(value)}{self.dropped()}",
+                None,
+            )
             return None
         out = LocDict.at(getattr(value, "loc", loc))
         for key, item in value.items():
             at = _key_at(value, key, loc)
             spec = self.keys.get(str(key))
+            base = str(key).split("@", 1)[0]
+            if spec is None and "@" in str(key) and base in self.translatable:
+                spec = self.keys[base]  # its language is checked by model/consistency.py
             if spec is None:
-                report(at, "model-unknown-key", f"unknown key '{key}' in {where}",
-                       did_you_mean(str(key), list(self.keys)) or f"keys: {', '.join(self.keys)}")
+                close = difflib.get_close_matches(str(key), list(self.keys), n=1, cutoff=0.6)
+                meant = self.keys[close[0]].fallback() if close else None
+                report(
+                    at,
+                    "model-unknown-key",
+                    f"unknown key '{key}' in {where}"
+                    + (f"; '{close[0]}' is not set, so {meant}" if close and meant else ""),
+                    did_you_mean(str(key), list(self.keys)) or f"keys: {', '.join(self.keys)}",
+                )
                 continue
             if item is None:
                 continue
@@ -167,105 +266,6 @@ class Section(Spec):
         return out
 
 
-@dataclass
-class Where(Spec):
-    """`{field: value}`: cards whose field has the value ('not field' negates; a list means exactly these)."""
-
-    def kind(self) -> str:
-        return "`{field: value}` selection"
-
-    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
-        if not isinstance(value, dict):
-            report(loc, "model-type", f"{where} must be a mapping of field: value, not {_show(value)}", None)
-            return None
-        out = LocDict.at(getattr(value, "loc", loc))
-        for key, want in value.items():
-            at = _key_at(value, key, loc)
-            name = str(key)[4:] if str(key).startswith("not ") else str(key)
-            if name not in model.fields:
-                report(at, "model-unknown-field", f"{where} selects on unknown field '{name}'",
-                       did_you_mean(name, list(model.fields)))
-                continue
-            if isinstance(want, dict) or (isinstance(want, list) and any(isinstance(w, (dict, list)) for w in want)):
-                report(at, "model-type", f"{where}.{key} must be a value or a list of values", None)
-                continue
-            vocab = model.vocab_for(name)
-            bad = [w for w in (want if isinstance(want, list) else [want])
-                   if vocab is not None and not vocab.open and vocab.lookup(str(w))[1] == "unknown"]
-            if bad:
-                report(at, "model-value", f"{where}.{key}: '{bad[0]}' is not a {name} of this game",
-                       did_you_mean(str(bad[0]), vocab.names()) if vocab else None)
-                continue
-            out.put(key, want, at)
-        return out
-
-
-@dataclass
-class Named(Spec):
-    """Entries with names: a list of mappings with 'name' (or of plain names), or a mapping of name -> entry."""
-
-    item: Spec = field(default_factory=Spec)
-
-    def kind(self) -> str:
-        return f"list (or mapping by name) of {self.item.kind()}"
-
-    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
-        if isinstance(value, list):
-            out = LocList.at(getattr(value, "loc", loc))
-            for i, item in enumerate(value):
-                at = _item_at(value, i, loc)
-                checked = item if isinstance(item, str) else self.item.check(item, f"{where}[{i + 1}]", at, report,
-                                                                             model)
-                if checked is not None:
-                    out.put(checked, at)
-            return out
-        if isinstance(value, dict):
-            out_map = LocDict.at(getattr(value, "loc", loc))
-            for name, item in value.items():
-                at = _key_at(value, name, loc)
-                checked = LocDict.at(at) if item is None else self.item.check(item, f"{where}.{name}", at, report,
-                                                                              model)
-                if checked is not None:
-                    out_map.put(name, checked, at)
-            return out_map
-        report(loc, "model-type", f"{where} must be a list, not {_show(value)}", None)
-        return None
-
-
-@dataclass
-class Open(Section):
-    """A mapping with declared keys plus free ones (a vocabulary value's attributes for templates). Free keys
-    that name a colour (color, colour, light, dark, …_color) must hold one."""
-
-    def kind(self) -> str:
-        return "mapping (free attributes allowed)"
-
-    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
-        if not isinstance(value, dict):
-            report(loc, "model-type", f"{where} must be a mapping, not {_show(value)}", None)
-            return None
-        known = LocDict({k: v for k, v in value.items() if k in self.keys})
-        known.loc, known.key_locs = getattr(value, "loc", loc), dict(getattr(value, "key_locs", {}))
-        out = Section.check(self, known, where, loc, report, model)
-        for key, item in value.items():
-            if key in self.keys:
-                continue
-            at = _key_at(value, key, loc)
-            close = difflib.get_close_matches(str(key), list(self.keys), n=1, cutoff=0.8)
-            if close:  # 'requries': a typo of a declared key would silently drop its rule ('frame' is no typo)
-                report(at, "model-unknown-key", f"'{key}' in {where} looks like a misspelt key",
-                       f"did you mean '{close[0]}'?")
-                continue
-            if COLOUR_NAME.search(str(key)):
-                item = Colour().check(item, f"{where}.{key}", at, report, model)
-            elif isinstance(item, dict):
-                report(at, "model-type", f"{where}.{key} must be a value or a list of values", None)
-                item = None
-            if item is not None:
-                out.put(key, item, at)
-        return out
-
-
 def _key_at(value: Any, key: Any, loc: Loc) -> Loc:
     return value.key_loc(key) if isinstance(value, LocDict) else loc
 
@@ -275,7 +275,9 @@ def _item_at(value: Any, index: int, loc: Loc) -> Loc:
 
 
 COLOUR_NAME = re.compile(r"(^|_)(colou?r|light|dark|tint|ink)$")
-HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")  # a colour as written: the model, cards and templates read it alike
+HEX = re.compile(
+    r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})"
+)  # a colour as written: the model, cards and templates read it alike
 
 
 @dataclass
@@ -285,7 +287,12 @@ class Colour(Spec):
 
     def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
         if not isinstance(value, str) or not HEX.fullmatch(value.strip()):
-            report(loc, "model-colour", f"{where} is {_show(value)}, not a colour", "write '#rrggbb' or '#rgb'")
+            report(
+                loc,
+                "model-colour",
+                f"{where} is {_show(value)}, not a colour{self.dropped()}",
+                "write '#rrggbb' or '#rgb'",
+            )
             return None
         return value
 
@@ -304,31 +311,9 @@ class Unit(Spec):
         try:
             self.parse(value)
         except UnitError as exc:
-            report(loc, "model-unit", str(exc), None)
+            report(loc, "model-unit", f"{exc}{self.dropped()}", None)
             return None
         return value
-
-
-@dataclass
-class Vocab(Spec):
-    """A vocabulary: a list of values, or `{terms: [...], open: true}` for one that accepts new values."""
-
-    term: Spec = field(default_factory=Spec)
-
-    def kind(self) -> str:
-        return "list of values (names or mappings), or {terms, open}"
-
-    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
-        if isinstance(value, dict) and "terms" in value:
-            return Section(keys={"terms": Named(item=self.term), "open": Bool()}).check(value, where, loc, report,
-                                                                                      model)
-        return Named(item=self.term).check(value, where, loc, report, model)
-
-
-@dataclass
-class Anything(Spec):
-    def kind(self) -> str:
-        return "free text or structure (for people)"
 
 
 def _show(value: Any) -> str:

@@ -1,11 +1,14 @@
-"""Turn a deal into a simulated pod draft: seats pick with simple bots, packs pass by round, every pick logged.
+"""Turn a deal into a simulated pod draft: seats pick with simple bots, packs pass by round, every
+pick logged.
 
 The bots (documented in docs/packs.md): a bot scores each card in its pack as
   rarity rank (0 for the model's first rarity, 1 for the next, …) + 2 × commitment,
-where commitment is the largest share of the bot's picks so far in one of the card's factions (0 before its
-first pick), and takes the best. Ties are broken by a tiny random preference per card (under 0.001), drawn
-once per draft from the seed, so equal cards are not always taken in pack order.
+where commitment is the largest share of the bot's picks so far in one of the card's factions (0
+before its first pick), and takes the best. Ties are broken by a tiny random preference per card
+(under 0.001), drawn once per draft from the seed, so equal cards are not always taken in pack
+order.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,7 +32,7 @@ class PickRow:
     @property
     def pool(self) -> list[str]:
         """The seat's picks before this one."""
-        return self.picks[:self.before]
+        return self.picks[: self.before]
 
 
 @dataclass
@@ -39,7 +42,9 @@ class DraftResult:
     log: list[PickRow] = field(default_factory=list)
 
 
-def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = None) -> DraftResult:
+def simulate(
+    deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = None
+) -> DraftResult:
     seats = deal.players
     rounds = deal.format.packs_per_player
     by_id = catalog.by_id()
@@ -52,7 +57,11 @@ def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = 
         for cid in pack.cards:
             if cid not in info:
                 card = by_id.get(cid)
-                rank = rarity_rank.get(str(model.role_value(card, Role.RARITY) or "").lower(), 0) if card else 0
+                rank = (
+                    rarity_rank.get(str(model.role_value(card, Role.RARITY) or "").lower(), 0)
+                    if card
+                    else 0
+                )
                 colours = tuple(map(str, card.values(cfield))) if card and cfield else ()
                 info[cid] = (rank, colours)
     rng = random.Random(deal.seed if seed is None else seed)
@@ -65,7 +74,9 @@ def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = 
     log = result.log
     for rnd in range(1, rounds + 1):
         direction = deal.format.passes[(rnd - 1) % len(deal.format.passes)]
-        packs = [opened[(s + 1, rnd)] for s in range(seats)]  # packs[i]: the pack opened by seat i+1
+        packs = [
+            opened[(s + 1, rnd)] for s in range(seats)
+        ]  # packs[i]: the pack opened by seat i+1
         size = len(packs[0])
         for t in range(size):
             for s in range(seats):
@@ -96,5 +107,6 @@ def simulate(deal: Deal, model: GameModel, catalog: Catalog, seed: int | None = 
 
 
 def holder(seat: int, pick: int, seats: int, direction: str) -> int:
-    """Which seat opened the pack that `seat` holds at `pick` (both from 0) in a round passed `direction`."""
+    """Which seat opened the pack that `seat` holds at `pick` (both from 0) in a round passed
+    `direction`."""
     return (seat - pick) % seats if direction == "left" else (seat + pick) % seats

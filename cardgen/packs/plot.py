@@ -1,4 +1,6 @@
-"""Turn fairness statistics into a picture: per-card z-scores against the normal curve, observed against expected."""
+"""Turn fairness statistics into a picture: per-card z-scores against the normal curve, observed
+against expected."""
+
 from __future__ import annotations
 
 import math
@@ -16,7 +18,13 @@ def stats_png(stats: Stats) -> bytes:
     ax = axes[0]
     ax.hist(z, bins=30, density=True, color="#6b3fa0", alpha=0.75, label="cards")
     xs = [x / 20 for x in range(-80, 81)]
-    ax.plot(xs, [math.exp(-x * x / 2) / math.sqrt(2 * math.pi) for x in xs], color="black", lw=1, label="N(0, 1)")
+    ax.plot(
+        xs,
+        [math.exp(-x * x / 2) / math.sqrt(2 * math.pi) for x in xs],
+        color="black",
+        lw=1,
+        label="N(0, 1)",
+    )
     ax.set_xlabel("(observed - expected) / sqrt(expected)")
     ax.set_title("Each card's deviation")
     ax.legend(frameon=False, fontsize=8)
@@ -42,6 +50,10 @@ def stats_png(stats: Stats) -> bytes:
         ax.set_ylabel("share of dealt cards")
         ax.set_title("Rarity mix by round")
         ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.suptitle(f"{stats.format} ({stats.mode}): {stats.trials} {'packs' if stats.mode == 'slots' else 'pods'}",
-                 fontsize=10, y=1.08)
+    fig.suptitle(
+        f"{stats.format} ({stats.mode}): {stats.trials} "
+        f"{'packs' if stats.mode == 'slots' else 'pods'}",
+        fontsize=10,
+        y=1.08,
+    )
     return figure_png(fig)

@@ -1,5 +1,6 @@
-"""Turn card changes into change-log pages at the front of a print-sheet PDF: each card's old and new fields
-side by side, so playtesters know what to swap."""
+"""Turn card changes into change-log pages at the front of a print-sheet PDF: each card's old and
+new fields side by side, so playtesters know what to swap."""
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -25,15 +26,26 @@ def _block(card: Change, width: float, fonts: FontSet) -> list[tuple[str, list[s
     col = (width - 28 * MM) / 2 - 3 * MM
     rows = []
     for name, old, new in card.fields:
-        rows.append((name, simpleSplit(field_text(old), fonts.name(FONT), SIZE, col) or ["—"],
-                     simpleSplit(field_text(new), fonts.name(FONT), SIZE, col) or ["—"]))
+        rows.append(
+            (
+                name,
+                simpleSplit(field_text(old), fonts.name(FONT), SIZE, col) or ["—"],
+                simpleSplit(field_text(new), fonts.name(FONT), SIZE, col) or ["—"],
+            )
+        )
     return rows
 
 
-def draw_changelog(c: Canvas, fonts: FontSet, changes: Sequence[Change], ref: str, paper: tuple[float, float],
-                   duplex: bool) -> int:
-    """Draw the change-log pages (each followed by a blank back when printing double-sided, so the sheets
-    after it keep their fronts and backs paired); returns how many pages were drawn."""
+def draw_changelog(
+    c: Canvas,
+    fonts: FontSet,
+    changes: Sequence[Change],
+    ref: str,
+    paper: tuple[float, float],
+    duplex: bool,
+) -> int:
+    """Draw the change-log pages (each followed by a blank back when printing double-sided, so the
+    sheets after it keep their fronts and backs paired); returns how many pages were drawn."""
     pw, ph = paper
     width = pw - 2 * MARGIN
     pages = 0
@@ -48,12 +60,18 @@ def draw_changelog(c: Canvas, fonts: FontSet, changes: Sequence[Change], ref: st
         pages += 1
         c.setFillColor(black)
         c.setFont(fonts.name(BOLD), 12)
-        c.drawString(MARGIN, ph - MARGIN, f"Changes since {ref}" + (" (continued)" if pages > 1 else ""))
+        c.drawString(
+            MARGIN, ph - MARGIN, f"Changes since {ref}" + (" (continued)" if pages > 1 else "")
+        )
         c.setFont(fonts.name(FONT), 8)
         c.setFillColor(GREY)
         printed = sum(1 for ch in changes if ch.status != "removed")
-        c.drawString(MARGIN, ph - MARGIN - 12, f"{len(changes)} card{'s' * (len(changes) != 1)} added, changed or "
-                     f"removed; the {printed} printed on the following sheets replace the copies you have")
+        c.drawString(
+            MARGIN,
+            ph - MARGIN - 12,
+            f"{len(changes)} card{'s' * (len(changes) != 1)} added, changed or "
+            f"removed; the {printed} printed on the following sheets replace the copies you have",
+        )
         return ph - MARGIN - 30
 
     y = new_page()
@@ -75,7 +93,10 @@ def draw_changelog(c: Canvas, fonts: FontSet, changes: Sequence[Change], ref: st
         c.line(MARGIN, y + 9, pw - MARGIN, y + 9)
         c.setFont(fonts.name(FONT), 7)
         c.setFillColor(GREY)
-        for column, label, version in ((col_old, "before", card.versions[0]), (col_new, "now", card.versions[1])):
+        for column, label, version in (
+            (col_old, "before", card.versions[0]),
+            (col_new, "now", card.versions[1]),
+        ):
             if version:
                 c.drawString(column, y, f"{label} (printed {version})")
         y -= LEAD + 1
@@ -87,7 +108,12 @@ def draw_changelog(c: Canvas, fonts: FontSet, changes: Sequence[Change], ref: st
             c.drawString(MARGIN, y, name[:24])
             c.setFont(fonts.name(FONT), SIZE)
             for column, lines, ink in ((col_old, old, OLD), (col_new, new, NEW)):
-                if card.status == "added" and column == col_old or card.status == "removed" and column == col_new:
+                if (
+                    card.status == "added"
+                    and column == col_old
+                    or card.status == "removed"
+                    and column == col_new
+                ):
                     continue
                 c.setFillColor(ink)
                 for i, line in enumerate(lines):

@@ -1,13 +1,16 @@
-"""Turn a workspace and a game name into a CheckResult: the model, the cards, and every finding, sorted."""
+"""Turn a workspace and a game name into a CheckResult: the model, the cards, and every finding,
+sorted."""
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from typing import Callable
 
-from ..core.errors import Finding, Severity, count, sort_findings
+from ..core.errors import CardgenError, Finding, ModelUnusable, Severity, count, sort_findings
 from ..core.workspace import Workspace
 from ..load.card import Catalog
+from ..model.collation import count_findings
 from ..model.game import GameModel
 from ..project.loaded import LoadedGame, load_game
 from ..speed.gcpause import no_cyclic_gc
@@ -35,15 +38,29 @@ class CheckResult:
         worst = Severity.WARNING if strict else Severity.ERROR
         return any(f.severity >= worst for f in self.findings)
 
+    @property
+    def model_errors(self) -> list[Finding]:
+        """The model's and templates' errors: every command that loads the game prints them."""
+        return model_errors(self.findings)
 
-def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Finding]] | None = None,
-               progress: Callable[[str, int, int], None] | None = None) -> CheckResult:
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+
+def check_game(
+    ws: Workspace,
+    game: str,
+    extra: Callable[[LoadedGame], list[Finding]] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> CheckResult:
     """Load and validate one game. `extra` adds findings from later stages (e.g. text fitting)."""
     with no_cyclic_gc():
         loaded = load_game(ws, game, progress)
         findings = list(loaded.findings)
         if loaded.model is not None:
             findings += validate(loaded.model, loaded.catalog, ws.root)
+            findings += count_findings(loaded.model, loaded.catalog)
             if loaded.model.packs:  # only then is the packs code loaded
                 from ..model.packs import format_findings
 
@@ -53,17 +70,126 @@ def check_game(ws: Workspace, game: str, extra: Callable[[LoadedGame], list[Find
     return CheckResult(loaded, sort_findings(set(findings)))
 
 
+def checked(
+    ws: Workspace,
+    game: str,
+    extra: Callable[[LoadedGame], list[Finding]] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> CheckResult:
+    """A checked game whose model can be used: every command that needs the model starts here. A
+    model that cannot be used at all is ModelUnusable (its findings printed, exit 1)."""
+    result = check_game(ws, game, extra, progress)
+    if result.model is None:
+        raise ModelUnusable(game, result.findings, ws.shown(ws.model_path(game)))
+    return result
+
+
+def blame_model(
+    ws: Workspace, game: str, result: CheckResult, exc: CardgenError, parts: set[str]
+) -> CardgenError:
+    """What a job raises when it cannot go on because of `exc`: when the model's errors damaged one
+    of `parts` (model sections, as `Finding.about` names them), those errors, located, with `exc`'s
+    message after them (exit 1, the data's code); else `exc` itself (a usage error stays one)."""
+    if not {f.about for f in result.model_errors} & parts:
+        return exc
+    unusable = ModelUnusable(game, result.model_errors, ws.shown(ws.model_path(game)))
+    unusable.message = f"{exc.message} (the model's errors above say why)"
+    return unusable
+
+
+def pack_parts(result: CheckResult, format_name: str | None) -> set[str]:
+    """The model sections a pack format is made from (`format_name`, else the first format)."""
+    name = format_name or next(iter((result.model and result.model.packs) or {}), "")
+    return {f"packs.{name}", "packs", "draft", "collation"}
+
+
+def is_root(f: Finding) -> bool:
+    """A finding in the model (rules/GAME/, the rulebook's chapters aside) or in a template: what
+    card findings follow from, so it is printed first."""
+    path = f.file.replace("\\", "/")
+    return (path.startswith("rules/") and "/rulebook/" not in path) or path.startswith("templates/")
+
+
+def model_errors(findings: list[Finding]) -> list[Finding]:
+    """The errors of the model and the templates among `findings` (root causes: printed first by
+    every command that loads the game)."""
+    return [f for f in findings if f.severity is Severity.ERROR and is_root(f)]
+
+
+def root_first(findings: list[Finding]) -> list[Finding]:
+    """The findings in the order a designer fixes them: the model's, the templates', then the rest
+    (cards, decks, chapters), each by location."""
+
+    def rank(f: Finding) -> int:
+        if not is_root(f):
+            return 2
+        return 0 if f.file.startswith("rules/") else 1
+
+    return sorted(sort_findings(findings), key=rank)
+
+
+def follows(findings: list[Finding]) -> dict[Finding, Finding]:
+    """Each finding that follows from a model or template error -> that error: a card finding
+    about the part of the model (Finding.about) an error there damaged."""
+    causes: dict[str, Finding] = {}
+    for f in root_first(findings):
+        if f.about and f.severity is Severity.ERROR and is_root(f):
+            causes.setdefault(f.about, f)
+    return {
+        f: causes[f.about]
+        for f in findings
+        if f.about in causes and not is_root(f) and causes[f.about] is not f
+    }
+
+
+def presented(findings: list[Finding]) -> list[tuple[Finding, int]]:
+    """The findings as text shows them: root causes first, each followed by how many findings
+    follow from it (those are left out of the list; `--format json` has them all)."""
+    after = follows(findings)
+    hidden: dict[Finding, int] = {}
+    for cause in after.values():
+        hidden[cause] = hidden.get(cause, 0) + 1
+    return [(f, hidden.get(f, 0)) for f in root_first(findings) if f not in after]
+
+
 def summary_line(result: CheckResult) -> str:
     c = result.counts
     files = len(result.catalog.files)
-    return (f"{result.loaded.game}: {len(result.catalog)} cards in {files} file{'s' if files != 1 else ''}: "
-            f"{c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)}, "
-            f"{c['info']} info")
+    designs, entries = len(result.catalog.designs()), len(result.catalog)
+    written = f" ({entries} written: an id is repeated)" if entries != designs else ""
+    return (
+        f"{result.loaded.game}: {designs} design{'s' if designs != 1 else ''}{written} in {files} "
+        f"file{'s' if files != 1 else ''}: "
+        f"{c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} "
+        f"warning{'s' * (c['warning'] != 1)}, "
+        f"{c['info']} info"
+    )
 
 
 def findings_json(game: str, findings: list[Finding]) -> str:
-    return json.dumps({"game": game, "findings": [f.as_dict() for f in findings], "counts": count(findings)},
-                      indent=2, ensure_ascii=False) + "\n"
+    """Every finding, root causes first; one that follows from a model or template error names it
+    (`follows_from`: its file:line and code)."""
+    after = follows(findings)
+
+    def item(f: Finding) -> dict[str, object]:
+        d = f.as_dict()
+        cause = after.get(f)
+        if cause is not None:
+            d["follows_from"] = f"{cause.file}:{cause.line}:{cause.column or 1} {cause.code}"
+        return d
+
+    return (
+        json.dumps(
+            {
+                "game": game,
+                "findings": [item(f) for f in root_first(findings)],
+                "counts": count(findings),
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 def findings_summary(result: CheckResult, command: str) -> str:

@@ -1,1 +1,2 @@
-"""Templates, rich text and fitting, card faces as Form XObjects, print sheets and raster exports."""
+"""Templates, rich text and fitting, card faces as Form XObjects, print sheets and raster
+exports."""

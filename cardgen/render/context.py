@@ -1,5 +1,7 @@
-"""Turn a card and its template into what the template's expressions see (the card as a view, the model's
-term attributes, the template's vars, one budget for all of them) and decide an element's `when` condition."""
+"""Turn a card and its template into what the template's expressions see (the card as a view, the
+model's term attributes, the template's vars, one budget for all of them) and decide an element's
+`when` condition."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,7 +16,8 @@ from .template import Element, Template
 
 
 class VarFailed(Exception):
-    """A var that failed to render, raised where an element uses it (so the finding names that element)."""
+    """A var that failed to render, raised where an element uses it (so the finding names that
+    element)."""
 
     def __init__(self, name: str, exc: Exception) -> None:
         super().__init__(f"var '{name}' failed: {exc}")
@@ -84,12 +87,17 @@ def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
         return out
 
     ctx: dict[str, Any] = {
-        "card": view, "model": {"name": model.name, "id": model.id, "version": model.version,
-                                "game": model.info},
-        "attr": term_attr, "attrs": term_attrs, "canonical": canonical,
+        "card": view,
+        "model": {"name": model.name, "id": model.id, "version": model.version, "game": model.info},
+        "attr": term_attr,
+        "attrs": term_attrs,
+        "canonical": canonical,
         "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
-        "draft": model.draft_field is not None and card.get(model.draft_field) in model.draft_values,
-        BUDGET: Budget(CARD),  # the face's values share one budget (each may use one render's limits of it)
+        "draft": model.draft_field is not None
+        and card.get(model.draft_field) in model.draft_values,
+        BUDGET: Budget(
+            CARD
+        ),  # the face's values share one budget (each may use one render's limits of it)
     }
     values, failed = {}, {}
     for name, value in template.vars.items():

@@ -1,100 +1,39 @@
 """Turn one card and one template into a prepared face: resolved elements, fitted text, findings."""
+
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
-
-from reportlab.lib.colors import HexColor
+from typing import Any
 
 from ..core.errors import Finding, Severity
 from ..core.paths import file_stamp, workspace_file
-from ..core.units import to_mm
 from ..load.card import Card
 from ..model.game import GameModel, Role
-from . import imagefile
+from ..speed.memo import Memo
+from . import geometry, imagefile
 from . import richtext as rt
 from .context import context, is_true
+from .facetext import missing_glyphs, text_findings
 from .fonts import FontSet
 from .pen import Recordings
+from .placing import face_frame, place_element
+from .prepared import FaceStore, Op, PreparedFace
 from .template import Element, Template, as_length
-from .values import rgb255, typed
+from .values import typed
 
-OVERFLOW_RED = HexColor("#e0001b")
-
-
-@dataclass
-class Op:
-    """One element ready to draw: its type, its box in template space (y down), resolved properties."""
-
-    type: str
-    box: tuple[float, float, float, float]
-    props: dict[str, Any]
-    fit: rt.Fit | None = None
-    family: rt.Family | None = None
-
-
-@dataclass
-class PreparedFace:
-    key: str
-    template: Template
-    width: float  # trim
-    height: float
-    bleed: float
-    ops: list[Op] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    images: list[tuple[str, int, int]] = field(default_factory=list)  # (path, size, mtime) of each picture drawn
-
-    def picture_key(self) -> str:
-        """The key of what the face looks like: its key, and its pictures' files as they are now (a replaced
-        picture under the same name gives the face another look, not another key). For caches of rasters."""
-        if not self.images:
-            return self.key
-        return f"{self.key}-{hashlib.sha1(repr(sorted(self.images)).encode()).hexdigest()[:8]}"
-
-    def edge(self) -> tuple[int, int, int] | None:
-        """The colour the face shows at its cut: the paper's white, or the fill of the last opaque rectangle
-        covering the whole card (None when the edge is art or several colours). Worked out once per face."""
-        if "_edge" not in self.__dict__:
-            edge: tuple[int, int, int] | None = (255, 255, 255)
-            for op in self.ops:
-                x, y, w, h = op.box
-                near_edge = x < EDGE_BAND or y < EDGE_BAND or x + w > self.width - EDGE_BAND or \
-                    y + h > self.height - EDGE_BAND
-                fill = rgb255(op.props.get("fill"))
-                if covers(op, self) and op.type == "rect" and fill is not None and \
-                        float(op.props.get("opacity", 1) or 1) >= 1:
-                    edge = fill
-                elif near_edge and op.type in ("rect", "image", "circle") and (fill is not None or op.type == "image"):
-                    edge = None
-            self.__dict__["_edge"] = edge
-        return self.__dict__["_edge"]  # type: ignore[no-any-return]
-
-
-EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
-
-
-class FaceStore(Protocol):
-    """Where prepared faces outlive a run (render.facecache.FaceCache)."""
-
-    def get(self, key: str, template: Template, relayout: Callable[[], list[Op]]) -> PreparedFace | None: ...
-
-    def put(self, face: PreparedFace) -> None: ...
-
-    def save(self) -> None: ...
-
-
-_FONT_DIGESTS: dict[tuple[str, int, int], str] = {}
+_FONT_DIGESTS: Memo[str] = Memo(1024)
+# laid-out elements by (element as written, what it reads): a template saved with one element
+# changed lays out only that element again on every face it draws (a live rebuild's template loop)
+_ELEMENTS: Memo[tuple[Op | None, tuple[Finding, ...]]] = Memo(20_000)
 
 
 def font_digest(path: Path) -> str:
-    """A font file's content digest, read once per process for each (path, size, time) it is seen with."""
-    stamp = file_stamp(path)
-    found = _FONT_DIGESTS.get(stamp)
-    if found is None:
-        found = _FONT_DIGESTS[stamp] = hashlib.sha1(path.read_bytes()).hexdigest()[:16]
-    return found
+    """A font file's content digest, read once per process for each (path, size, time) it is seen
+    with."""
+    return _FONT_DIGESTS.get(
+        file_stamp(path), lambda: hashlib.sha1(path.read_bytes()).hexdigest()[:16]
+    )
 
 
 class FaceRenderer:
@@ -107,12 +46,16 @@ class FaceRenderer:
         self._prepared: dict[str, PreparedFace] = {}
         self._font_prints: dict[str, str] = {}
         self._keys: dict[tuple[int, str, float], tuple[Card | None, str]] = {}
-        # fitting is the costly part and does not depend on the bleed: faces drawn with another bleed
-        # (trim-only pictures, vendor canvases) reuse it
-        self._fits: dict[tuple, tuple[rt.Fit, list[str]]] = {}
+        # fitting is the costly part and does not depend on the bleed: faces drawn with another
+        # bleed (trim-only pictures, vendor canvases) reuse it
+        self._fits: dict[tuple, tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
-        self.recordings = Recordings(fonts)  # each face's drawing, replayed into every document that shows it
-        self._art: dict[tuple[Path, str], str | None] = {}  # a picture is decoded once however many cards use it
+        self.recordings = Recordings(
+            fonts
+        )  # each face's drawing, replayed into every document that shows it
+        self._art: dict[
+            tuple[Path, str], str | None
+        ] = {}  # a picture is decoded once however many cards use it
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
         if family not in self._measurers:
@@ -120,17 +63,27 @@ class FaceRenderer:
         return self._measurers[family]
 
     def fonts_print(self, template: Template) -> str:
-        """The template's font files by content (a replaced font changes every layout; a font only touched or
-        reinstalled, same bytes, changes nothing: face keys are in the PDF, whose bytes must not follow a
-        file's time)."""
+        """The template's font files by content (a replaced font changes every layout; a font only
+        touched or reinstalled, same bytes, changes nothing: face keys are in the PDF, whose bytes
+        must not follow a file's time)."""
         if template.file not in self._font_prints:
             stems = sorted({stem for family in template.fonts.values() for stem in family.values()})
-            self._font_prints[template.file] = "|".join(
-                f"{s}:{font_digest(self.fonts._path(s))}" for s in stems if self.fonts.exists(s))
+            found = "|".join(
+                f"{s}:{font_digest(self.fonts.file(s))}" for s in stems if self.fonts.exists(s)
+            )
+            chained = {s for chain in template.fallbacks.values() for s in chain}
+            chained |= set(self.fonts.fallback)
+            if chained:  # the fallback fonts, and the bold and italic files each may have
+                styled = sorted({self.fonts.styled(s, n) for s in chained for n in range(4)})
+                found += "|fallback|" + "|".join(
+                    f"{s}:{font_digest(self.fonts.file(s))}" for s in styled if self.fonts.exists(s)
+                )
+            self._font_prints[template.file] = found
         return self._font_prints[template.file]
 
     def key(self, card: Card | None, template: Template, bleed: float) -> str:
-        """The face's cache key: memoised per card object (a run asks for it several times per card)."""
+        """The face's cache key: memoised per card object (a run asks for it several times per
+        card)."""
         memo = (id(card), template.file, bleed)
         found = self._keys.get(memo)
         if found is not None and found[0] is card:
@@ -147,15 +100,19 @@ class FaceRenderer:
         return h.hexdigest()[:20]
 
     def prepare(self, card: Card, template: Template, bleed: float | None = None) -> PreparedFace:
+        """The card's face: laid out once per content (memoised, and kept by the face cache), its
+        findings at the card's places as they are now."""
         bleed = template.bleed if bleed is None else bleed
         key = self.key(card, template, bleed)
         if key in self._prepared:
-            return self._prepared[key]
+            return self._prepared[key].moved_to(anchor_of(card))
         if self.store is not None:
-            cached = self.store.get(key, template, lambda: self._lay_out(key, card, template, bleed).ops)
+            cached = self.store.get(
+                key, template, lambda: self._lay_out(key, card, template, bleed).ops
+            )
             if cached is not None:
                 self._prepared[key] = cached
-                return cached
+                return cached.moved_to(anchor_of(card))
         face = self._lay_out(key, card, template, bleed)
         self._prepared[key] = face
         if self.store is not None:
@@ -164,53 +121,138 @@ class FaceRenderer:
 
     def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
-        face = PreparedFace(key, template, w, h, bleed)
+        face = PreparedFace(key, template, w, h, bleed, anchor=anchor_of(card))
         ctx = context(card, self.model, template)
-        for element in template.elements:
-            try:
-                if not is_true(element, ctx):
-                    continue
-                op = self._op(element, ctx, face, card)
-                if op is not None:
-                    face.ops.append(op)
-            except Exception as exc:  # a template that fails on one card is a finding, never a crash
-                face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
-                                             getattr(exc, "finding_code", "template-error"), card.id,
-                                             f"element '{element.id or element.type}' failed: {exc}"))
+        frame = face_frame(template, ctx, face, card)
+        given = self._given(card, template, ctx, frame)
+        values = ctx["vars"]
+        for n, element in enumerate(template.elements):
+            if given is None or element.type == "image":  # a picture is read anew: not kept
+                op, found = self._element(element, ctx, face, card, frame)
+            else:
+                read = element.vars_read()
+                used = repr(
+                    sorted(values.items()) if read is None else [values.get(v) for v in read]
+                )
+                memo_key = (element.signature(), given, used)
+                op, found = _ELEMENTS.get(
+                    memo_key,
+                    lambda e=element: self._element(e, ctx, face, card, frame),  # type: ignore[misc]
+                )
+            face.findings.extend(found)
+            if op is not None:  # which element drew it: the layout inspector's map
+                op_key = op.key
+                if given is not None and element.type != "image" and op_key is None:
+                    op_key = op.key = hashlib.sha1(repr(memo_key).encode()).hexdigest()
+                face.ops.append(
+                    Op(op.type, op.box, {**op.props, "_n": n}, op.fit, op.family, op_key)
+                )
         return face
 
-    def _box(self, element: Element, props: dict[str, Any], face: PreparedFace) -> tuple[float, float, float, float]:
-        box = props.get("box")
-        w, h, b, s = face.width, face.height, face.bleed, face.template.safe
-        if box == "bleed":
-            return (-b, -b, w + 2 * b, h + 2 * b)
-        if box == "trim":
-            return (0.0, 0.0, w, h)
-        if box == "safe":
-            return (s, s, w - 2 * s, h - 2 * s)
-        return (as_length(props.get("x")), as_length(props.get("y")), as_length(props.get("w")), as_length(props.get("h")))
+    def _given(
+        self, card: Card, template: Template, ctx: dict[str, Any], frame: geometry.Frame
+    ) -> str | None:
+        """Everything an element's layout reads besides the element itself and the vars it names:
+        the card, the face's geometry, the fonts and the model. None when a var failed (its
+        finding names the element that reads it: laid out afresh)."""
+        values = ctx["vars"]
+        if getattr(values, "failed", None):
+            return None
+        return repr(
+            (
+                sorted((card.data or {}).items(), key=lambda kv: kv[0]),
+                card.id,
+                anchor_of(card),  # where its findings stand
+                sorted(frame.boxes.items()),
+                (frame.width, frame.height, frame.bleed, frame.safe),
+                sorted(template.fonts.items()),
+                sorted(template.fallbacks.items()),
+                self.fonts_print(template),
+                self.model.digest,
+            )
+        )
 
-    def _op(self, element: Element, ctx: dict[str, Any], face: PreparedFace, card: Card) -> Op | None:
+    def _element(
+        self,
+        element: Element,
+        ctx: dict[str, Any],
+        face: PreparedFace,
+        card: Card,
+        frame: geometry.Frame,
+    ) -> tuple[Op | None, tuple[Finding, ...]]:
+        """One element laid out on one face, with the findings it gives there."""
+        before = len(face.findings)
+        op: Op | None = None
+        try:
+            if is_true(element, ctx):
+                op = self._op(element, ctx, face, card, frame)
+        except Exception as exc:  # a template that fails on one card is a finding, never a crash
+            face.findings.append(
+                Finding(
+                    element.file,
+                    element.line,
+                    element.column,
+                    Severity.ERROR,
+                    getattr(exc, "finding_code", "template-error"),
+                    card.id,
+                    f"element '{element.id or element.type}' failed: {exc}",
+                )
+            )
+        found = tuple(face.findings[before:])
+        del face.findings[before:]
+        return op, found
+
+    def _op(
+        self,
+        element: Element,
+        ctx: dict[str, Any],
+        face: PreparedFace,
+        card: Card,
+        frame: geometry.Frame,
+    ) -> Op | None:
         props = {k: v.get(ctx) for k, v in element.props.items()}
-        for key, problem in typed(props, face.template):  # painting reads only values that are known good
-            face.findings.append(Finding(element.file, element.line, element.column, Severity.ERROR,
-                                         "template-value", card.id,
-                                         f"element '{element.id or element.type}': {key} {problem}"))
+        for key, problem in typed(
+            props, face.template
+        ):  # painting reads only values that are known good
+            self._bad_value(element, key, problem, face, card)
         props["_id"] = element.id
-        if element.type in ("line", "polygon"):
-            return Op(element.type, (0, 0, 0, 0), props)
-        box = self._box(element, props, face)
+        try:
+            box = place_element(element, props, frame)
+        except geometry.GeometryError as exc:
+            self._bad_value(element, exc.key or "", str(exc), face, card)
+            return None
         if element.type == "text":
             return self._text_op(element, props, box, face, card)
         if element.type == "image":
             return self._image_op(element, props, box, face, card)
         return Op(element.type, box, props)
 
-    def _family(self, props: dict[str, Any], template: Template) -> rt.Family:
-        spec = template.fonts[props.get("font") or next(iter(template.fonts))]
-        return rt.Family(spec["regular"], spec["bold"], spec["italic"], spec["bolditalic"])
+    def _bad_value(
+        self, element: Element, key: str, problem: str, face: PreparedFace, card: Card
+    ) -> None:
+        line, column = element.at.get(key, (element.line, element.column))
+        face.findings.append(
+            Finding(
+                element.file,
+                line,
+                column,
+                Severity.ERROR,
+                "template-value",
+                card.id,
+                f"element '{element.id or element.type}': {key} {problem}",
+            )
+        )
 
-    def _text_op(self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card) -> Op | None:
+    def _family(self, props: dict[str, Any], template: Template) -> rt.Family:
+        """The text's font family, its fallback chain its own and then the game's."""
+        name = props.get("font") or next(iter(template.fonts))
+        spec = template.fonts[name]
+        chain = tuple(dict.fromkeys((*template.fallbacks.get(name, ()), *self.fonts.fallback)))
+        return rt.Family(spec["regular"], spec["bold"], spec["italic"], spec["bolditalic"], chain)
+
+    def _text_op(
+        self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card
+    ) -> Op | None:
         text = str(props.get("text") or "").strip("\n")
         flavor = str(props.get("flavor") or "").strip("\n")
         if not text and not flavor:
@@ -218,54 +260,58 @@ class FaceRenderer:
         family = self._family(props, face.template)
         rich = str(props.get("rich", False)).lower() in ("true", "1", "yes")
         size = as_length(props.get("size"), 9.0)
-        max_lines = int(props["max_lines"]) if props.get("max_lines") not in (None, "") else None  # checked by typed()
-        spec = rt.FitSpec(size, as_length(props.get("min_size"), size), float(props.get("leading") or 1.18),
-                          float(props.get("min_leading") or 1.0), max_lines=max_lines)
-        fit_key = (face.template.digest, text, flavor, rich, family, spec.size, spec.min_size, spec.leading,
-                   spec.min_leading, max_lines, round(box[2], 3), round(box[3], 3))
-        known = self._fits.get(fit_key)  # texts repeat from card to card: parsed, fitted and checked once
+        max_lines = (
+            int(props["max_lines"]) if props.get("max_lines") not in (None, "") else None
+        )  # checked by typed()
+        spec = rt.FitSpec(
+            size,
+            as_length(props.get("min_size"), size),
+            float(props.get("leading") or 1.18),
+            float(props.get("min_leading") or 1.0),
+            max_lines=max_lines,
+        )
+        fit_key = (
+            face.template.digest,
+            text,
+            flavor,
+            rich,
+            family,
+            spec.size,
+            spec.min_size,
+            spec.leading,
+            spec.min_leading,
+            max_lines,
+            round(box[2], 3),
+            round(box[3], 3),
+        )
+        known = self._fits.get(
+            fit_key
+        )  # texts repeat from card to card: parsed, fitted and checked once
         if known is None:
             rules = self.rules if rich else rt.RichRules()
             blocks = [rt.parse(text, rules)] if text else [[]]
             if flavor:
                 blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
-            known = self._fits[fit_key] = (rt.fit(blocks, self.measurer(family), spec, box[2], box[3]),
-                                           self._missing_glyphs(blocks, family))
+            known = self._fits[fit_key] = (
+                rt.fit(blocks, self.measurer(family), spec, box[2], box[3]),
+                missing_glyphs(self.fonts, blocks, family),
+            )
         fit, missing = known
-        if fit.wrapped and fit.fits:
-            face.findings.append(Finding(card.file, card.line, card.column, Severity.WARNING, "text-wraps", card.id,
-                                         f"'{element.id or 'text'}' of {face.template.name} does not fit on "
-                                         f"{max_lines} line{'s' * (max_lines != 1)} even at {spec.min_size:g}pt: "
-                                         f"it wraps to {len(fit.layout.lines)}",
-                                         "shorten it, or lower the element's min_size"))
-        if not fit.fits:
-            over = fit.layout.overflow or max(0.0, fit.layout.widest - box[2])
-            what = "high" if fit.layout.overflow else "wide"
-            face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "text-overflow", card.id,
-                                         f"text box '{element.id or 'text'}' of {face.template.name} overflows: "
-                                         f"{to_mm(over):.1f} mm too {what} at the minimum size {spec.min_size:g}pt",
-                                         "shorten the text or lower the box's min_size"))
-        if missing:
-            face.findings.append(Finding(card.file, card.line, card.column, Severity.ERROR, "missing-glyph", card.id,
-                                         f"no bundled font can draw {' '.join(missing)!r} in "
-                                         f"'{element.id or 'text'}'", "add a font with those glyphs to fonts/"))
+        face.findings += text_findings(
+            self.fonts, self.model.file, element, props, face, card, fit, missing, spec, box
+        )
         return Op("text", box, props, fit, family)
 
-    def _missing_glyphs(self, blocks: list[list[rt.Paragraph]], family: rt.Family) -> list[str]:
-        """The characters of the first font of the text that neither it nor the fallback can draw."""
-        chars = "".join(a.text for block in blocks for p in block for w in p for a in w if not a.icon)
-        for stem in sorted({family.stem(a.style) for block in blocks for p in block for w in p for a in w if not a.icon}):
-            missing = self.fonts.missing(stem, chars)
-            if missing:
-                return sorted(missing)
-        return []
-
-    def _image_op(self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card) -> Op | None:
+    def _image_op(
+        self, element: Element, props: dict[str, Any], box, face: PreparedFace, card: Card
+    ) -> Op | None:
         src = str(props.get("src") or "").strip()
         if not src:
             return None
         found, why = workspace_file(self.root, self.root, src)
-        face.images.append(file_stamp(found if found is not None else self.root / src))  # a cached face is
+        face.images.append(
+            file_stamp(found if found is not None else self.root / src)
+        )  # a cached face is
         # only good while its pictures are the same files (a new aspect ratio changes the drawing)
         art = self.model.role_field(Role.ART)
         line, col = card.loc(art) if art and art in card.data else (card.line, card.column)
@@ -275,21 +321,29 @@ class FaceRenderer:
                 self._art[found, src] = art_problem(found, src)
             code, problem = "image-unreadable", self._art[found, src]
         if problem:
-            face.findings.append(Finding(card.file, line, col, Severity.WARNING, code, card.id, problem))
+            # a constant src that names no file is one warning at the template's `src`
+            # (render.templatecheck), not one on every card
+            if code != "image-missing" or element.props["src"].compiled is not None:
+                face.findings.append(
+                    Finding(card.file, line, col, Severity.WARNING, code, card.id, problem)
+                )
             props = {**props, "missing": src}
         else:
             props = {**props, "path": str(found)}
         return Op("image", box, props)
 
 
-def covers(op: Op, face: PreparedFace) -> bool:
-    """Whether an element's box covers the whole card (a background: what shows at the cut)."""
-    x, y, w, h = op.box
-    return x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
+def anchor_of(card: Card) -> tuple:
+    """Where a card and each of its fields stand (PreparedFace.anchor)."""
+    return (
+        card.file,
+        (("", card.line, card.column), *((k, *loc) for k, loc in card.field_locs.items())),
+    )
 
 
 def art_problem(path: Path, src: str) -> str | None:
-    """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated, too many
-    pixels), or None: decoded once here (cardgen.render.imagefile), so nothing fails later at print time."""
+    """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated,
+    too many pixels), or None: decoded once here (cardgen.render.imagefile), so nothing fails later
+    at print time."""
     why = imagefile.problem(path)
     return f"image '{src}' {why}" if why else None

@@ -1,13 +1,15 @@
-"""Turn prepared faces and their recordings into a cache on disk (output/GAME/.cache/), so a rebuild lays out
-and draws only what changed.
+"""Turn prepared faces and their recordings into a cache on disk (output/GAME/.cache/), so a rebuild
+lays out and draws only what changed.
 
-Entries are keyed by the face key (card data, template files, model, bleed, the fonts' fingerprints); the
-file name carries a digest of the code that lays out and draws faces (speed.codekey: every module that code
-imports), so other code never reads an old layout. The file is one signed plain-data dictionary
-(speed.cache): per face its size, edge colour, findings and pictures, and its recording (render.pen): the
-content stream a sheet replays. Layouts are not kept: the rare reader of one (a low-ink copy, a rulebook
-figure) has the face laid out again. A cache this user's cardgen did not write is never read.
+Entries are keyed by the face key (card data, template files, model, bleed, the fonts'
+fingerprints); the file name carries a digest of the code that lays out and draws faces
+(speed.codekey: every module that code imports), so other code never reads an old layout. The file
+is one signed plain-data dictionary (speed.cache): per face its size, edge colour, findings and
+pictures, and its recording (render.pen): the content stream a sheet replays. Layouts are not kept:
+the rare reader of one (a low-ink copy, a rulebook figure) has the face laid out again. A cache this
+user's cardgen did not write is never read.
 """
+
 from __future__ import annotations
 
 import copy
@@ -19,18 +21,23 @@ from ..load.plaindata import findings_from_plain, findings_to_plain
 from ..speed.cache import Store
 from ..speed.codekey import code_digest as reach_digest
 from ..speed.gcpause import no_cyclic_gc
-from .face import Op, PreparedFace
 from .pen import Recording
+from .prepared import Op, PreparedFace
 from .template import Template
 
-FORMAT = 6  # bump when the layout of an entry (or of a recording) changes
+FORMAT = 7  # bump when the layout of an entry (or of a recording) changes
 
 
-CODE = ("cardgen.render.face", "cardgen.render.paint", __name__)  # what lays out, draws and keeps a face
+CODE = (
+    "cardgen.render.face",
+    "cardgen.render.paint",
+    __name__,
+)  # what lays out, draws and keeps a face
 
 
 def code_files() -> list[Path]:
-    """The code a prepared face depends on: every module that laying out, drawing and keeping it imports."""
+    """The code a prepared face depends on: every module that laying out, drawing and keeping it
+    imports."""
     from ..speed.codekey import modules, reach
 
     return sorted({modules()[m] for name in CODE for m in reach(name)})
@@ -41,11 +48,13 @@ def code_digest() -> str:
 
 
 class _CachedFace(PreparedFace):
-    """A face read from the cache: its size, edge, findings, pictures and (in the recordings) its drawing are
-    at hand; its layout (`ops`) is laid out again the first time something reads it (a low-ink or press copy,
-    a rulebook figure's callouts), which a print run never does."""
+    """A face read from the cache: its size, edge, findings, pictures and (in the recordings) its
+    drawing are at hand; its layout (`ops`) is laid out again the first time something reads it (a
+    low-ink or press copy, a rulebook figure's callouts), which a print run never does."""
 
-    def __getattr__(self, name: str) -> Any:  # called only for attributes not set: `ops` before its first use
+    def __getattr__(
+        self, name: str
+    ) -> Any:  # called only for attributes not set: `ops` before its first use
         if name != "ops" or "_relayout" not in self.__dict__:
             raise AttributeError(name)
         ops = self.__dict__.pop("_relayout")()
@@ -54,7 +63,8 @@ class _CachedFace(PreparedFace):
 
 
 class KeptRecordings(dict):  # type: ignore[type-arg]
-    """Face recordings by key that remember which ones this run read or wrote (the rest is dropped on save)."""
+    """Face recordings by key that remember which ones this run read or wrote (the rest is dropped
+    on save)."""
 
     def __init__(self, data: dict[str, Recording]) -> None:
         super().__init__(data)
@@ -74,10 +84,19 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
 
 
 def entry_of(face: PreparedFace) -> tuple:
-    """A face as the cache stores it: (width, height, bleed, edge colour, findings, pictures). Not its
-    layout: keeping layouts cost more than laying out again the few faces whose layout is asked for."""
+    """A face as the cache stores it: (width, height, bleed, edge colour, findings, pictures, the
+    places its findings were made for). Not its layout: keeping layouts cost more than laying out
+    again the few faces whose layout is asked for."""
     findings = findings_to_plain(face.findings) if face.findings else ()
-    return (face.width, face.height, face.bleed, face.edge(), findings, tuple(face.images))
+    return (
+        face.width,
+        face.height,
+        face.bleed,
+        face.edge(),
+        findings,
+        tuple(face.images),
+        face.anchor if face.findings else (),
+    )
 
 
 class FaceCache:
@@ -90,15 +109,21 @@ class FaceCache:
         self.used: set[str] = set()
         self.added = False
         data: Any = self.store.get(self.name)
-        if not isinstance(data, dict) or data.get("format") != FORMAT or \
-                not isinstance(data.get("faces"), dict) or not isinstance(data.get("drawn"), dict):
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != FORMAT
+            or not isinstance(data.get("faces"), dict)
+            or not isinstance(data.get("drawn"), dict)
+        ):
             data = {}  # no cache yet, or not one this cardgen wrote: start afresh
         self.entries = data.get("faces", {})
         self.recordings = KeptRecordings(data.get("drawn", {}))
 
-    def get(self, key: str, template: Template, relayout: Callable[[], list[Op]]) -> PreparedFace | None:
-        """The cached face of `key`, whose layout `relayout` makes when it is read; None when there is none or
-        one of its pictures changed."""
+    def get(
+        self, key: str, template: Template, relayout: Callable[[], list[Op]]
+    ) -> PreparedFace | None:
+        """The cached face of `key`, whose layout `relayout` makes when it is read; None when there
+        is none or one of its pictures changed."""
         if key in self.fresh:
             self.used.add(key)
             face = copy.copy(self.fresh[key])
@@ -107,18 +132,27 @@ class FaceCache:
         entry = self.entries.get(key)
         if entry is None:
             return None
-        width, height, bleed, edge, findings, images = entry
+        width, height, bleed, edge, findings, images, anchor = entry
         if any(file_stamp(Path(path)) != (path, size, mtime) for path, size, mtime in images):
-            # a picture was replaced, fixed or removed since: the layout, its findings and recordings are stale
+            # a picture was replaced, fixed or removed since: the layout, its findings and
+            # recordings are stale
             del self.entries[key]
             for stale in [k for k in self.recordings if k == key or k.startswith(f"{key}-")]:
                 del self.recordings[stale]
             return None
         self.used.add(key)
         face = object.__new__(_CachedFace)
-        face.__dict__.update(key=key, template=template, width=width, height=height, bleed=bleed,
-                             _relayout=relayout, findings=findings_from_plain(findings),
-                             images=[tuple(i) for i in images])
+        face.__dict__.update(
+            key=key,
+            template=template,
+            width=width,
+            height=height,
+            bleed=bleed,
+            _relayout=relayout,
+            findings=findings_from_plain(findings),
+            images=[tuple(i) for i in images],
+            anchor=anchor,
+        )
         face.__dict__["_edge"] = edge
         return face
 
@@ -126,20 +160,46 @@ class FaceCache:
         self.fresh[face.key] = face
         self.used.add(face.key)
 
-    def add(self, key: str, entry: tuple) -> None:
-        """An entry made elsewhere (render.prefetch's workers)."""
+    def holds(self, key: str, drawn: bool = False) -> bool:
+        """Whether the face of `key` is kept (with `drawn`: its recording too)."""
+        return (key in self.entries or key in self.fresh) and (not drawn or key in self.recordings)
+
+    def entry(self, face: PreparedFace) -> tuple:
+        return entry_of(face)
+
+    def add(self, key: str, entry: tuple, recording: Recording | None = None) -> None:
+        """An entry (and recording) made elsewhere (render.prefetch's helpers)."""
         self.entries[key] = entry
         self.used.add(key)
         self.added = True
+        if recording is not None:
+            self.recordings[key] = recording
+
+    def reads(self) -> tuple[set[str], set[str]]:
+        return set(self.used), set(self.recordings.used)
+
+    def keep_reads(self, reads: tuple[set[str], set[str]]) -> None:
+        self.used |= reads[0] & set(self.entries)
+        self.recordings.used |= reads[1] & set(self.recordings)
 
     def save(self) -> None:
         """Keep the faces and recordings this run used (so the cache never grows without bound)."""
         drawn = self.recordings
-        if not self.fresh and not self.added and not drawn.dirty and self.used == set(self.entries) and drawn.used == set(drawn):
+        if (
+            not self.fresh
+            and not self.added
+            and not drawn.dirty
+            and self.used == set(self.entries)
+            and drawn.used == set(drawn)
+        ):
             return
         entries = {k: v for k, v in self.entries.items() if k in self.used and k not in self.fresh}
         kept = {k: v for k, v in drawn.items() if k in drawn.used}
-        with no_cyclic_gc():  # one pause for all faces: re-enabling the collector per face costs a collection each
+        with (
+            no_cyclic_gc()
+        ):  # one pause for all faces: re-enabling the collector per face costs a collection each
             entries.update((k, entry_of(face)) for k, face in self.fresh.items())
             data = {"format": FORMAT, "faces": entries, "drawn": kept}
-            self.store.put(self.name, data, "faces-*")  # other code's caches go, the unsigned ones of old too
+            self.store.put(
+                self.name, data, "faces-*"
+            )  # other code's caches go, the unsigned ones of old too

@@ -1,10 +1,12 @@
-"""Turn a prepared face into its ink-saving twin: white ground, coloured outlines and type, the same layout."""
+"""Turn a prepared face into its ink-saving twin: white ground, coloured outlines and type, the same
+layout."""
+
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from .face import Op, PreparedFace, covers
+from .prepared import Op, PreparedFace, covers
 from .values import rgb255
 
 MM = 72 / 25.4
@@ -23,7 +25,8 @@ def light(value: Any, threshold: float = 0.72) -> bool:
 
 
 def outline(value: Any) -> str:
-    """The colour to draw a filled shape's outline in: its fill, darkened when it is too pale to see on white."""
+    """The colour to draw a filled shape's outline in: its fill, darkened when it is too pale to see
+    on white."""
     rgb = _rgb(value)
     if rgb is None:
         return "#8a8a8a"
@@ -33,27 +36,47 @@ def outline(value: Any) -> str:
 
 
 def low_ink(face: PreparedFace) -> PreparedFace:
-    """The same face drawn with a white ground: filled shapes become outlines in their colour, a background
-    covering the card becomes a coloured rule just inside the trim (the card keeps its colour identity),
-    pictures become a grey frame, pale type turns dark. Text layout and fitting are untouched."""
+    """The same face drawn with a white ground: filled shapes become outlines in their colour, a
+    background covering the card becomes a coloured rule just inside the trim (the card keeps its
+    colour identity), pictures become a grey frame, pale type turns dark. Text layout and fitting
+    are untouched."""
     ops: list[Op] = []
     for op in face.ops:
         props = dict(op.props)
         if op.type in ("rect", "circle", "polygon") and props.get("fill"):
             if covers(op, face):
-                ops.append(Op("rect", (1.5 * MM, 1.5 * MM, face.width - 3 * MM, face.height - 3 * MM),
-                              {"stroke": outline(props["fill"]), "stroke_width": "1.2pt", "radius": "2mm"}))
+                ops.append(
+                    Op(
+                        "rect",
+                        (1.5 * MM, 1.5 * MM, face.width - 3 * MM, face.height - 3 * MM),
+                        {
+                            "stroke": outline(props["fill"]),
+                            "stroke_width": "1.2pt",
+                            "radius": "2mm",
+                        },
+                    )
+                )
                 continue
             props["stroke"] = props.get("stroke") or outline(props["fill"])
             props["stroke_width"] = props.get("stroke_width") or "0.5pt"
             props.pop("fill")
             props.pop("opacity", None)
         elif op.type == "image":
-            ops.append(Op("rect", op.box, {"stroke": "#b5b5b5", "stroke_width": "0.5pt", "radius": props.get("radius")}))
+            ops.append(
+                Op(
+                    "rect",
+                    op.box,
+                    {"stroke": "#b5b5b5", "stroke_width": "0.5pt", "radius": props.get("radius")},
+                )
+            )
             continue
         elif op.type == "badge":
             fill = props.get("fill") or "#333333"
-            props["stroke"] = outline(fill) if not props.get("stroke") or light(props.get("stroke")) else props["stroke"]
+            props["stroke"] = (
+                outline(fill)
+                if not props.get("stroke") or light(props.get("stroke"))
+                else props["stroke"]
+            )
             props["stroke_width"] = props.get("stroke_width") or "0.8pt"
             props["fill"] = "#ffffff"
             props["color"] = outline(fill)
@@ -63,5 +86,5 @@ def low_ink(face: PreparedFace) -> PreparedFace:
                 props["color"] = DARK_TEXT if light(props.get("color")) else props.get("color")
         elif op.type == "line" and light(props.get("stroke")):
             props["stroke"] = outline(props["stroke"])
-        ops.append(replace(op, props=props))
+        ops.append(replace(op, props=props, key=None))  # drawn anew: not the op its key names
     return replace(face, key=f"{face.key}-lowink", ops=ops)

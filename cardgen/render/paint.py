@@ -1,27 +1,33 @@
-"""Turn prepared face operations into reportlab drawing calls (vector shapes, fitted text, cost icons)."""
+"""Turn prepared face operations into reportlab drawing calls: shapes, fitted text, pictures.
+
+Cost symbols are drawn by render.icons.
+"""
+
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.game import GameModel
-from . import imagefile, rl
+from . import imagefile
 from . import richtext as rt
-from .face import OVERFLOW_RED, Op, PreparedFace
 from .fonts import FontSet
-from .lowink import outline as ink_outline
-from .pen import ICON_UNIT
+from .icons import draw_icon
+from .prepared import OVERFLOW_RED, Op, PreparedFace
 from .template import as_length
-from .values import colour, cost_sequence, symbol_colours
+from .values import colour, cost_sequence
 
 BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
 
 
-def _rect(face: PreparedFace, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """Template box (top-left origin, y down) -> PDF rect (x, y, w, h) with the bleed corner at the origin."""
+def _rect(
+    face: PreparedFace, box: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """Template box (top-left origin, y down) -> PDF rect (x, y, w, h) with the bleed corner at the
+    origin."""
     x, y, w, h = box
     return face.bleed + x, face.bleed + face.height - y - h, w, h
 
@@ -38,16 +44,26 @@ def _style(c: Canvas, props: dict[str, Any], fill_default: str | None = None) ->
     if stroke is not None:
         c.setStrokeColor(stroke)
         c.setLineWidth(as_length(props.get("stroke_width"), 0.5))
-    if props.get("opacity") not in (None, ""):  # after the colours: setting a colour resets its alpha
+    if props.get("opacity") not in (
+        None,
+        "",
+    ):  # after the colours: setting a colour resets its alpha
         c.setFillAlpha(float(props["opacity"]))
         c.setStrokeAlpha(float(props["opacity"]))
     return fill is not None, stroke is not None
 
 
 def paint_op(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
-    {"rect": _paint_rect, "circle": _paint_circle, "line": _paint_line, "polygon": _paint_polygon,
-     "text": _paint_text, "icons": _paint_icons, "badge": _paint_badge, "image": _paint_image}[op.type](
-        c, op, face, fonts, model)
+    {
+        "rect": _paint_rect,
+        "circle": _paint_circle,
+        "line": _paint_line,
+        "polygon": _paint_polygon,
+        "text": _paint_text,
+        "icons": _paint_icons,
+        "badge": _paint_badge,
+        "image": _paint_image,
+    }[op.type](c, op, face, fonts, model)
 
 
 def _paint_rect(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
@@ -69,14 +85,18 @@ def _paint_circle(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: 
 def _paint_line(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
     _style(c, {**op.props, "fill": None, "stroke": op.props.get("stroke") or "#000000"})
     p = op.props
-    c.line(face.bleed + as_length(p.get("x1")), _y(face, as_length(p.get("y1"))),
-           face.bleed + as_length(p.get("x2")), _y(face, as_length(p.get("y2"))))
+    c.line(
+        face.bleed + as_length(p.get("x1")),
+        _y(face, as_length(p.get("y1"))),
+        face.bleed + as_length(p.get("x2")),
+        _y(face, as_length(p.get("y2"))),
+    )
 
 
 def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
     points = []
     for pt in op.props.get("points") or []:
-        xs, ys = (pt.split() if isinstance(pt, str) else pt)
+        xs, ys = pt.split() if isinstance(pt, str) else pt
         points.append((face.bleed + as_length(xs), _y(face, as_length(ys))))
     if len(points) < 3:
         return
@@ -89,83 +109,13 @@ def _paint_polygon(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model:
     c.drawPath(path, stroke=int(stroke), fill=int(fill))
 
 
-def draw_icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
-              model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
-    """A cost symbol: recorded as a use of its form (render.pen) when the face is recorded, else drawn."""
-    record = getattr(c, "record_icon", None)
-    if record is not None:
-        record((letter, font, outline, low_ink), cx, cy, d)
-        return
-    _icon(c, letter, cx, cy, d, fonts, font, model, outline, low_ink)
-
-
-def define_icon_forms(c: Canvas, uses: set[tuple[str, str, bool, bool]], fonts: FontSet, model: GameModel) -> None:
-    """Each cost symbol once as a form (outside any face form: reportlab cannot nest them); faces then place
-    it by reference, a few bytes instead of a disc, a letter and their colours every time."""
-    names: dict[tuple[str, str, bool, bool], str] = {}
-    for n, key in enumerate(sorted(uses)):
-        letter, font, outline, low = key
-        name = f"Icon{n}"
-        c.beginForm(name, 0, 0, ICON_UNIT, ICON_UNIT)
-        _icon(c, letter, ICON_UNIT / 2, ICON_UNIT / 2, ICON_UNIT, fonts, font, model, outline, low)
-        c.endForm()
-        names[key] = name
-    rl.set_icon_forms(c, names)
-
-
-def _icon(c: Canvas, letter: str, cx: float, cy: float, d: float, fonts: FontSet, font: str,
-          model: GameModel, outline: bool = False, low_ink: bool = False) -> None:
-    halves = model.cost.halves(letter)
-    if low_ink:  # a ring and the letter in the symbol's colour: no filled disc
-        fill, _ = symbol_colours(model, halves[0] if halves else letter)
-        ring = HexColor(ink_outline(fill.hexval().replace("0x", "#")))
-        c.setStrokeColor(ring)
-        c.setLineWidth(d * 0.08)
-        c.circle(cx, cy, d / 2 - d * 0.04, stroke=1, fill=0)
-        size = d * (0.62 if len(letter) == 1 else 0.4 if not halves else 0.34)
-        c.setFillColor(ring)
-        c.setFont(fonts.name(font), size)
-        c.drawCentredString(cx, cy - fonts.cap_height(font, size) / 2, letter)
-        return
-    if halves:
-        _draw_hybrid(c, halves, cx, cy, d, fonts, font, model)
-        return
-    fill, ink = symbol_colours(model, letter)
-    c.setFillColor(fill)
-    light = 0.299 * fill.red + 0.587 * fill.green + 0.114 * fill.blue > 0.8
-    if light:  # a white symbol would vanish on a light text box: give it a dark rim
-        c.setStrokeColor(HexColor("#4a4a4a"))
-        c.setLineWidth(d * 0.06)
-    elif outline:
-        c.setStrokeColor(white)
-        c.setLineWidth(d * 0.06)
-    c.circle(cx, cy, d / 2, stroke=int(outline or light), fill=1)
-    size = d * (0.68 if len(letter) == 1 else 0.5)
-    c.setFillColor(ink)
-    c.setFont(fonts.name(font), size)
-    c.drawCentredString(cx, cy - fonts.cap_height(font, size) / 2, letter)
-
-
-def _draw_hybrid(c: Canvas, halves: list[str], cx: float, cy: float, d: float, fonts: FontSet, font: str,
-                 model: GameModel) -> None:
-    """A hybrid symbol ('E/G'): a disc split on the diagonal, each half in its symbol's colour and letter."""
-    r = d / 2
-    for (letter, start), (dx, dy) in zip(((halves[0], 45.0), (halves[1], 225.0)), ((-0.22, 0.2), (0.22, -0.26))):
-        fill, ink = symbol_colours(model, letter)
-        c.setFillColor(fill)
-        c.wedge(cx - r, cy - r, cx + r, cy + r, start, 180, stroke=0, fill=1)
-        size = d * (0.42 if len(letter) == 1 else 0.3)
-        c.setFillColor(ink)
-        c.setFont(fonts.name(font), size)
-        c.drawCentredString(cx + dx * d, cy + dy * d - fonts.cap_height(font, size) / 2 + size * 0.1, letter)
-    c.setStrokeColor(white)
-    c.setLineWidth(d * 0.05)
-    c.line(cx - r * 0.707, cy - r * 0.707, cx + r * 0.707, cy + r * 0.707)
-
-
 def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:
     spec = face.template.fonts.get("icon")
-    return spec["regular"] if spec else (family.bold if family else next(iter(face.template.fonts.values()))["bold"])
+    return (
+        spec["regular"]
+        if spec
+        else (family.bold if family else next(iter(face.template.fonts.values()))["bold"])
+    )
 
 
 def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
@@ -198,19 +148,26 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
                 baseline += size * 0.8
                 c.setStrokeColor(colour(op.props.get("rule_color"), "#9a8f7a"))
                 c.setLineWidth(0.4)
-                c.line(face.bleed + x0 + w * 0.2, _y(face, rule_y + size * 0.4),
-                       face.bleed + x0 + w * 0.8, _y(face, rule_y + size * 0.4))
+                c.line(
+                    face.bleed + x0 + w * 0.2,
+                    _y(face, rule_y + size * 0.4),
+                    face.bleed + x0 + w * 0.8,
+                    _y(face, rule_y + size * 0.4),
+                )
         x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
         y_pdf = _y(face, baseline)
         if not any(a.icon or a.style or a.text in rt.SIGNS for word in line.words for a in word):
             whole = " ".join(["".join([a.text for a in word]) for word in line.words])
-            if len(fonts.split_runs(family.regular, whole)) == 1:  # plain text, one font: the line as one string
+            runs = fonts.split_runs(family.regular, whole, family.fallback)
+            if len(runs) == 1:  # plain text, one font: the line as one string
                 if whole:
                     text.setTextOrigin(face.bleed + x, y_pdf)
-                    text.setFont(fonts.name(family.regular), size)
+                    text.setFont(fonts.name(runs[0][0]), size)
                     text.textOut(whole)
                 continue
-        run = _Run(text, fonts, size, face.bleed, y_pdf)  # a line's same-font text drawn as one string
+        run = _Run(
+            text, fonts, size, face.bleed, y_pdf
+        )  # a line's same-font text drawn as one string
         for n, (word, widths) in enumerate(zip(line.words, line.advances)):
             if n:
                 run.space(family.regular, x)  # the layout's spaces are the regular face's
@@ -218,9 +175,15 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
             for atom, aw in zip(word, widths):
                 if atom.icon:
                     run.flush()
-                    icons.append((atom.text, face.bleed + x + size * 0.04 + size * rt.ICON_SCALE / 2, y_pdf + cap / 2))
+                    icons.append(
+                        (
+                            atom.text,
+                            face.bleed + x + size * 0.04 + size * rt.ICON_SCALE / 2,
+                            y_pdf + cap / 2,
+                        )
+                    )
                 else:
-                    run.add(family.stem(atom.style), atom.text, x)
+                    run.add(family.stem(atom.style), atom.text, x, family.fallback, atom.style)
                 x += aw
         run.flush()
     c.drawText(text)
@@ -232,8 +195,9 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
 
 
 class _Run:
-    """Text of one line in one font, gathered and drawn with a single origin and string: a line costs a few
-    text operators instead of three per word. Positions are the layout's: glyph advances add up the same."""
+    """Text of one line in one font, gathered and drawn with a single origin and string: a line
+    costs a few text operators instead of three per word. Positions are the layout's: glyph advances
+    add up the same."""
 
     def __init__(self, text: Any, fonts: FontSet, size: float, left: float, y: float) -> None:
         self.text, self.fonts, self.size, self.left, self.y = text, fonts, size, left, y
@@ -241,8 +205,10 @@ class _Run:
         self.parts: list[str] = []
         self.x = 0.0
 
-    def add(self, stem: str, chars: str, x: float) -> None:
-        runs = self.fonts.split_runs(stem, chars)
+    def add(
+        self, stem: str, chars: str, x: float, fallback: tuple[str, ...] = (), style: int = 0
+    ) -> None:
+        runs = self.fonts.split_runs(stem, chars, fallback, style)
         squeeze = rt.squeeze(self.fonts, stem, chars, self.size)
         if squeeze or len(runs) > 1:  # a pulled-in sign or a fallback glyph: drawn on its own
             self.flush()
@@ -271,7 +237,8 @@ class _Run:
 
 
 def _overflow_mark(c: Canvas, face: PreparedFace, box: tuple[float, float, float, float]) -> None:
-    """A red dashed outline and corner flag: overflowing text is visible on the proof, never hidden."""
+    """A red dashed outline and corner flag: overflowing text is visible on the proof, never
+    hidden."""
     x, y, w, h = _rect(face, box)
     c.setStrokeColor(OVERFLOW_RED)
     c.setLineWidth(0.8)
@@ -302,8 +269,18 @@ def _paint_icons(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     start = {"left": x, "center": x + (w - total) / 2}.get(align, x + w - total)
     outline = str(op.props.get("outline", True)).lower() not in ("false", "0", "no")
     for i, letter in enumerate(letters):
-        draw_icon(c, letter, start + i * (d + gap) + d / 2, y + h / 2, d, fonts, _icon_font(face, None), model, outline,
-                  low_ink=op.props.get("ink") == "low")
+        draw_icon(
+            c,
+            letter,
+            start + i * (d + gap) + d / 2,
+            y + h / 2,
+            d,
+            fonts,
+            _icon_font(face, None),
+            model,
+            outline,
+            low_ink=op.props.get("ink") == "low",
+        )
 
 
 def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
@@ -341,8 +318,13 @@ def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
         c.drawCentredString(x + w / 2, y + h * 0.7, label)
 
 
-def _paint_missing(c: Canvas, face: PreparedFace, fonts: FontSet, rect: tuple[float, float, float, float],
-                   name: str) -> None:
+def _paint_missing(
+    c: Canvas,
+    face: PreparedFace,
+    fonts: FontSet,
+    rect: tuple[float, float, float, float],
+    name: str,
+) -> None:
     x, y, w, h = rect
     c.setFillColor(HexColor("#f1e9ea"))
     c.setStrokeColor(OVERFLOW_RED)
@@ -364,8 +346,11 @@ def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     press = op.props.get("press_image")  # already CMYK and without alpha (render.press.flatten)
     if press is not None:
         iw, ih = press.size
-    else:  # checked when the face was prepared; opened again through the allow-list, as the file may have
-        try:  # changed since (a face kept from an earlier run): reportlab gets only a path that passes
+    else:
+        # checked when the face was prepared; opened again through the allow-list, as the file may
+        # have changed since (a face kept from an earlier run): reportlab gets only a path
+        # that passes
+        try:
             with imagefile.opened(Path(op.props["path"])) as im:
                 iw, ih = im.size
         except imagefile.Unreadable:

@@ -1,4 +1,6 @@
-"""Turn matplotlib figures into PNG bytes, with the bundled fonts and one house style (report and pack statistics)."""
+"""Turn matplotlib figures into PNG bytes, with the bundled fonts and one house style (report and
+pack statistics)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -18,8 +20,15 @@ def pyplot():  # type: ignore[no-untyped-def]
     for name in ("Lato-Regular", "Lato-Bold"):
         if (bundled / f"{name}.ttf").is_file():
             font_manager.fontManager.addfont(str(bundled / f"{name}.ttf"))
-    plt.rcParams.update({"font.family": "Lato", "font.size": 9, "axes.spines.top": False,
-                         "axes.spines.right": False, "svg.hashsalt": "cardgen"})
+    plt.rcParams.update(
+        {
+            "font.family": "Lato",
+            "font.size": 9,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "svg.hashsalt": "cardgen",
+        }
+    )
     return plt
 
 
@@ -33,9 +42,9 @@ def figure_png(fig) -> bytes:  # type: ignore[no-untyped-def]
 
 
 class Figures:
-    """Figures drawn only when what they show changed: each PNG is kept in `folder` under a digest of its name,
-    its data and the drawing code (matplotlib's version included); when every figure is kept, matplotlib is
-    not even imported. A set report's six plots took 1.3 s of every build."""
+    """Figures drawn only when what they show changed: each PNG is kept in `folder` under a digest
+    of its name, its data and the drawing code (matplotlib's version included); when every figure is
+    kept, matplotlib is not even imported. A set report's six plots took 1.3 s of every build."""
 
     def __init__(self, folder: Path | None, code: Path) -> None:
         from importlib.metadata import version
@@ -48,7 +57,8 @@ class Figures:
         self._plt: Any = None
 
     def png(self, name: str, data: object, draw: Callable[[Any], Any]) -> bytes:
-        """The figure's PNG: kept, or drawn by `draw(pyplot)` (which returns the figure) and kept."""
+        """The figure's PNG: kept, or drawn by `draw(pyplot)` (which returns the figure) and
+        kept."""
         key = hashlib.sha1(f"{self.salt}|{name}|{data!r}".encode()).hexdigest()[:16]
         kept_as = f"{name}-{key}.png"
         self.used.add(kept_as)

@@ -1,30 +1,35 @@
-"""Turn many cards whose faces are not in the face cache into cache entries and recordings, laid out and
-drawn on every core by forked workers: a cold print run or validation of thousands of cards is not bound
-to one core. Results land in the cache exactly as a serial run would leave them.
+"""Turn many cards whose faces are not in the face store into its entries and recordings, laid out
+and drawn on every core by forked helpers (speed.parallel.Pool): a cold print run or validation of
+thousands of cards is not bound to one core. Results land in the store exactly as a serial run
+would leave them.
 """
+
 from __future__ import annotations
 
-import os
-from functools import partial
+import time
 from typing import Any, Sequence
 
-from ..core.errors import ignore_interrupts
 from ..load.card import Card
 from ..speed.gcpause import no_cyclic_gc
-from ..speed.parallel import forkable
+from ..speed.parallel import Pool, PoolLost
+from ..speed.parallel import workers as pool_workers
 from .face import FaceRenderer
-from .facecache import FaceCache, entry_of
-from .paint import draw_face
+from .pdfsheets import painter
 from .pen import Recording
 from .template import Template
 
-MIN_FACES = 100  # below this, starting workers costs more than laying the faces out here
+MIN_FACES = 100  # below this, starting helpers costs more than laying the faces out here
+PROBE = 12  # faces made here first, timed, to see whether helpers would pay
+HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
+Laid = tuple[str, tuple, Recording | None]  # a face's key, store entry and drawing
 
-_WORK: dict[str, Any] = {}  # what a forked worker inherits: the renderer and the jobs
+_WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
 
 
-def _lay_out(indices: list[int]) -> list[tuple[str, tuple, Recording | None]]:
+def _lay_out(indices: list[int]) -> list[Laid]:
+    """Lay out (and draw) the faces of `indices` among the jobs: in a helper, for this process's
+    face store to add; in this process, kept by its renderer as it keeps any face."""
     renderer: FaceRenderer = _WORK["renderer"]
     jobs: list[Job] = _WORK["jobs"]
     record: bool = _WORK["record"]
@@ -33,49 +38,81 @@ def _lay_out(indices: list[int]) -> list[tuple[str, tuple, Recording | None]]:
         for i in indices:
             card, template, bleed = jobs[i]
             face = renderer.prepare(card, template, bleed)
-            draw = partial(draw_face, face=face, fonts=renderer.fonts, model=renderer.model)
-            recording = renderer.recordings.get(face.key, draw) if record else None
-            out.append((face.key, entry_of(face), recording))
+            paint = painter(face, renderer.fonts, renderer.model)
+            recording = renderer.recordings.face(face, paint) if record else None
+            out.append((face.key, renderer.store.entry(face), recording))  # type: ignore[union-attr]
     return out
 
 
-def prefetch(renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers: int | None = None) -> int:
-    """Lay out (and with `record`, draw) the faces of `jobs` the cache lacks, in parallel; returns how many.
-    Does nothing without a disk cache, on one core, with other threads running (forking is unsafe then) or
-    when too few faces are missing."""
+def _helper(indices: list[int]) -> tuple[list[Laid], list[Any], list[Any]]:
+    """`_lay_out` in a forked helper, with the elements it laid out and drew (render.face's and
+    render.pen's memos) for the parent to keep: its next live rebuild re-lays only what changed."""
+    from .face import _ELEMENTS
+    from .pen import DRAWN
+
+    _ELEMENTS.journal()
+    DRAWN.journal()
+    return _lay_out(indices), _ELEMENTS.made(), DRAWN.made()
+
+
+def prefetch(
+    renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers: int | None = None
+) -> int:
+    """Lay out (and with `record`, draw) the faces of `jobs` the face store lacks, in parallel;
+    returns how many. Does nothing without a face store, without helper processes to be had (one
+    core, other threads running, speed machinery off: speed.parallel) or when too few faces are
+    missing; the faces are then laid out where they are asked for, as in a serial run."""
     store = renderer.store
-    if not isinstance(store, FaceCache):
+    if store is None:
         return 0
-    workers = workers or min(os.cpu_count() or 1, 8)
+    workers = workers or pool_workers(8)
     seen: set[str] = set()
     todo: list[Job] = []
     for card, template, bleed in jobs:
         key = renderer.key(card, template, bleed)
-        known = key in store.entries or key in store.fresh
-        if key in seen or known and (not record or key in store.recordings):
+        if key in seen or store.holds(key, drawn=record):
             continue
         seen.add(key)
         todo.append((card, template, bleed))
-    if workers < 2 or len(todo) < MIN_FACES or not forkable():
+    if workers <= 1 or len(todo) < MIN_FACES:
         return 0
-    from concurrent.futures import ProcessPoolExecutor  # here: a warm run never loads the process pool
-    from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_context
+    # a probe first, here: when the faces are quick to make (a live rebuild after a template save
+    # finds most of their elements already laid out: render.face), starting helpers and copying
+    # their faces back costs more than making them all here
+    probe, todo = todo[:PROBE], todo[PROBE:]
+    if probe:
+        started = time.perf_counter()
+        _WORK.update(renderer=renderer, jobs=probe, record=record)
+        try:
+            _lay_out(list(range(len(probe))))
+        finally:
+            _WORK.clear()
+        if (time.perf_counter() - started) / len(probe) * len(todo) < HELPERS_PAY_FROM:
+            return 0  # the rest are made where they are asked for, each as quickly
+    pool: Pool[tuple[list[Laid], list[Any], list[Any]]] | None = Pool.start(workers - 1)
+    if pool is None:
+        return 0
     _WORK.update(renderer=renderer, jobs=todo, record=record)
     chunks = [list(range(len(todo)))[i::workers] for i in range(workers)]
     try:
-        # this process takes the first share itself (its faces need no copying back), a forked worker each other
-        with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork"), initializer=ignore_interrupts) as pool:
-            theirs = pool.map(_lay_out, chunks[1:])
-            _lay_out(chunks[0])  # here the renderer keeps them as it keeps any face (what it returns is for workers)
-            results = list(theirs)
-    except (OSError, RuntimeError, BrokenProcessPool):  # no processes to be had (or one was killed): lay out here
+        # this process takes the first share itself (its faces need no copying back), a forked
+        # helper each other
+        with pool:
+            pool.ask(_helper, chunks[1:])
+            _lay_out(
+                chunks[0]
+            )  # here the renderer keeps them as it keeps any face (what it returns is for helpers)
+            results = pool.answers()
+    except PoolLost:  # the rest are laid out here, where they are asked for
         return 0
     finally:
         _WORK.clear()
-    for chunk in results:
+    from .face import _ELEMENTS
+    from .pen import DRAWN
+
+    for chunk, elements, drawn in results:
         for key, entry, recording in chunk:
-            store.add(key, entry)
-            if recording is not None:
-                store.recordings[key] = recording
+            store.add(key, entry, recording)
+        _ELEMENTS.adopt(elements)
+        DRAWN.adopt(drawn)
     return len(todo)

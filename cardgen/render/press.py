@@ -1,9 +1,10 @@
-"""Turn faces drawn for screens into press output, PDF/X-1a:2003: every colour CMYK through the bundled profile,
-transparency flattened before drawing, an output intent naming the printing condition."""
+"""Turn faces drawn for screens into press output, PDF/X-1a:2003: every colour CMYK through the
+bundled profile, transparency flattened before drawing, an output intent naming the printing
+condition."""
+
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,9 @@ from typing import Any
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.pdfgen.canvas import Canvas
 
+from ..speed.memo import memo
 from . import imagefile, rl
-from .face import Op, PreparedFace
+from .prepared import Op, PreparedFace
 from .values import rgb255
 
 PROFILE = "cardgen-cmyk-240.icc"
@@ -24,7 +26,9 @@ def profile_bytes() -> bytes:
     return (resources.files("cardgen") / "data" / "icc" / PROFILE).read_bytes()
 
 
-@lru_cache(maxsize=1)
+# always: built from the bundled profile alone (a constant), and 13 ms to build, once per
+# colour drawn without it (thousands on a press export)
+@memo(1, always=True)
 def _transform() -> Any:
     import io
 
@@ -32,13 +36,16 @@ def _transform() -> Any:
 
     srgb = ImageCms.createProfile("sRGB")
     cmyk = ImageCms.getOpenProfile(io.BytesIO(profile_bytes()))
-    return ImageCms.buildTransform(srgb, cmyk, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    return ImageCms.buildTransform(
+        srgb, cmyk, "RGB", "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC
+    )
 
 
-@lru_cache(maxsize=4096)
+@memo(4096)
 def cmyk_of(rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
-    """An sRGB colour (0-255) as CMYK (0-1). Neutral greys and black print with black ink only, so small type
-    stays sharp when the press's plates are slightly out of register; everything else goes through the profile."""
+    """An sRGB colour (0-255) as CMYK (0-1). Neutral greys and black print with black ink only, so
+    small type stays sharp when the press's plates are slightly out of register; everything else
+    goes through the profile."""
     r, g, b = rgb
     if max(rgb) - min(rgb) <= 3:
         return (0.0, 0.0, 0.0, round(1 - (r + g + b) / 765, 4))
@@ -55,7 +62,8 @@ def _rgb255(colour: Color) -> tuple[int, int, int]:
 
 
 def to_cmyk(value: Any) -> CMYKColor:
-    """reportlab's colour hook: whatever a painter sets becomes a plain CMYK colour without alpha."""
+    """reportlab's colour hook: whatever a painter sets becomes a plain CMYK colour without
+    alpha."""
     colour = toColor(value)
     if isinstance(colour, CMYKColor):
         return CMYKColor(colour.cyan, colour.magenta, colour.yellow, colour.black, alpha=None)
@@ -63,8 +71,9 @@ def to_cmyk(value: Any) -> CMYKColor:
 
 
 def press_image(path: str, backdrop: tuple[int, int, int]) -> Any:
-    """A picture as a CMYK image: its transparency composited onto the colour beneath it. Opened through the
-    allow-list (cardgen.render.imagefile): Unreadable when it is no picture cardgen reads (any more)."""
+    """A picture as a CMYK image: its transparency composited onto the colour beneath it. Opened
+    through the allow-list (cardgen.render.imagefile): Unreadable when it is no picture cardgen
+    reads (any more)."""
     from PIL import Image, ImageCms
 
     with imagefile.opened(Path(path)) as im:
@@ -79,8 +88,9 @@ def _mix(top: tuple[int, int, int], under: tuple[int, int, int], alpha: float) -
 
 
 def flatten(face: PreparedFace) -> PreparedFace:
-    """The face without transparency: an element drawn at an opacity below 1 gets the colour it shows over the
-    opaque shape beneath its centre (the paper's white when none), pictures lose their alpha the same way."""
+    """The face without transparency: an element drawn at an opacity below 1 gets the colour it
+    shows over the opaque shape beneath its centre (the paper's white when none), pictures lose
+    their alpha the same way."""
     ops: list[Op] = []
     grounds: list[tuple[tuple[float, float, float, float], tuple[int, int, int]]] = []
 
@@ -104,18 +114,24 @@ def flatten(face: PreparedFace) -> PreparedFace:
         if op.type == "image" and "path" in props and "missing" not in props:
             try:
                 props["press_image"] = press_image(props["path"], under)
-            except imagefile.Unreadable:  # changed since the face was prepared: drawn as missing art
+            except (
+                imagefile.Unreadable
+            ):  # changed since the face was prepared: drawn as missing art
                 props["missing"] = Path(props.pop("path")).name
-        fill = rgb255(props.get("fill")) if props.get("fill") and op.type in ("rect", "circle", "badge") else None
+        fill = (
+            rgb255(props.get("fill"))
+            if props.get("fill") and op.type in ("rect", "circle", "badge")
+            else None
+        )
         if fill is not None:
             grounds.append((op.box, fill))
-        ops.append(replace(op, props=props))
+        ops.append(replace(op, props=props, key=None))  # drawn anew: not the op its key names
     return replace(face, key=f"{face.key}-press", ops=ops)
 
 
 def press_canvas(buffer: Any, size: tuple[float, float], **kwargs: Any) -> Canvas:
-    """A reportlab canvas that writes PDF 1.4, converts every colour set on it (and its text objects) to CMYK,
-    and ends up with the output intent and PDF/X keys."""
+    """A reportlab canvas that writes PDF 1.4, converts every colour set on it (and its text
+    objects) to CMYK, and ends up with the output intent and PDF/X keys."""
     c = Canvas(buffer, pagesize=size, pdfVersion=(1, 4), enforceColorSpace=to_cmyk, **kwargs)
     rl.make_pdfx(c, PDFX_VERSION, profile_bytes(), CONDITION)
     return c

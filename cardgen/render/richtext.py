@@ -1,4 +1,5 @@
 """Turn tokenised card text (model.text) into lines in a box, and shrink it until it fits."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,6 +8,7 @@ from ..model.text import BOLD, ITALIC, Atom, Paragraph, RichRules, Word, parse
 from .fonts import FontSet
 
 ICON_SCALE = 0.92  # icon diameter as a fraction of the font size
+STUB = 0.8  # the anti-widow wrap never leaves a two-line paragraph's first line shorter than this
 PARA_GAP = 0.35  # extra space between paragraphs, as a fraction of the font size
 
 
@@ -16,6 +18,8 @@ class Family:
     bold: str
     italic: str
     bolditalic: str
+    # font stems a character the family's font lacks is looked for in, in order (then DejaVu Sans)
+    fallback: tuple[str, ...] = ()
 
     def stem(self, style: int) -> str:
         return (self.regular, self.bold, self.italic, self.bolditalic)[style]
@@ -26,7 +30,9 @@ class Line:
     words: list[Word]
     width: float
     paragraph_start: bool = False
-    advances: list[tuple[float, ...]] = field(default_factory=list)  # each word's atom widths, for painting
+    advances: list[tuple[float, ...]] = field(
+        default_factory=list
+    )  # each word's atom widths, for painting
 
 
 @dataclass
@@ -36,7 +42,9 @@ class Layout:
     leading: float
     height: float
     widest: float
-    rule_after: int | None = None  # index of the line after which a divider (before flavor) is drawn
+    rule_after: int | None = (
+        None  # index of the line after which a divider (before flavor) is drawn
+    )
     overflow: float = 0.0  # points of text that do not fit (0 when it fits)
 
 
@@ -44,8 +52,8 @@ SIGNS = ("+", "−")
 
 
 def squeeze(fonts: FontSet, stem: str, text: str, size: float) -> float:
-    """How much to pull a plus or minus sign in on each side: fonts with a mathematical, em-wide sign
-    (Charis SIL: 0.2 em of space each side) would print '+1/+1' as '+ 1/ + 1'."""
+    """How much to pull a plus or minus sign in on each side: fonts with a mathematical, em-wide
+    sign (Charis SIL: 0.2 em of space each side) would print '+1/+1' as '+ 1/ + 1'."""
     if text in SIGNS and fonts.width(stem, text, size) >= 0.8 * size:
         return 0.15 * size
     return 0.0
@@ -67,8 +75,10 @@ class Measurer:
             found = size * ICON_SCALE + size * 0.08
         else:
             stem = self.family.stem(atom.style)
-            found = sum(self.fonts.width(s, t, size) for s, t in self.fonts.split_runs(stem, atom.text)) \
-                - 2 * squeeze(self.fonts, stem, atom.text, size)
+            runs = self.fonts.split_runs(stem, atom.text, self.family.fallback, atom.style)
+            found = sum(self.fonts.width(s, t, size) for s, t in runs) - 2 * squeeze(
+                self.fonts, stem, atom.text, size
+            )
         self._cache[key] = found
         return found
 
@@ -79,7 +89,9 @@ class Measurer:
         return self.fonts.width(self.family.regular, " ", size)
 
 
-def layout(blocks: list[list[Paragraph]], m: Measurer, size: float, leading: float, width: float) -> Layout:
+def layout(
+    blocks: list[list[Paragraph]], m: Measurer, size: float, leading: float, width: float
+) -> Layout:
     """Greedy line breaking of several blocks (rules, then flavor) at one size."""
     lines: list[Line] = []
     widest = 0.0
@@ -123,8 +135,9 @@ def layout(blocks: list[list[Paragraph]], m: Measurer, size: float, leading: flo
 
 
 def _no_widow(para: list[Line], space: float, width: float) -> None:
-    """A paragraph never ends in a single word when the line above can give it one: the same number of lines,
-    so the box's fit is unchanged."""
+    """A paragraph never ends in a single word when the line above can give it one: the same number
+    of lines, so the box's fit is unchanged; in a two-line paragraph only while the first line stays
+    at least STUB of the width (moving "an" down under "When a player draws" left a stub above)."""
     if len(para) < 2 or len(para[-1].words) != 1 or len(para[-2].words) < 3:
         return
     above, last = para[-2], para[-1]
@@ -132,8 +145,14 @@ def _no_widow(para: list[Line], space: float, width: float) -> None:
     new_w = moved_w + space + last.width
     if new_w > width + 0.01:
         return
-    para[-2] = Line(above.words[:-1], above.width - moved_w - space, above.paragraph_start, above.advances[:-1])
-    para[-1] = Line([moved, *last.words], new_w, last.paragraph_start, [above.advances[-1], *last.advances])
+    if len(para) == 2 and above.width - moved_w - space < STUB * width:
+        return  # a two-line paragraph keeps its first line full rather than leave it a stub
+    para[-2] = Line(
+        above.words[:-1], above.width - moved_w - space, above.paragraph_start, above.advances[:-1]
+    )
+    para[-1] = Line(
+        [moved, *last.words], new_w, last.paragraph_start, [above.advances[-1], *last.advances]
+    )
 
 
 @dataclass
@@ -151,13 +170,17 @@ class Fit:
     layout: Layout
     fits: bool
     shrunk: bool = field(default=False)
-    wrapped: bool = False  # more lines than the element's max_lines: it did not fit on them even at min_size
+    wrapped: bool = (
+        False  # more lines than the element's max_lines: it did not fit on them even at min_size
+    )
 
 
-def fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float, height: float) -> Fit:
-    """The largest size (then the loosest leading) at which the blocks fit; else the tightest, marked overflowing.
-    With `max_lines`, the largest size that fits on that many lines, and only failing that a wrapped layout
-    (`Fit.wrapped`: the caller says so)."""
+def fit(
+    blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float, height: float
+) -> Fit:
+    """The largest size (then the loosest leading) at which the blocks fit; else the tightest,
+    marked overflowing. With `max_lines`, the largest size that fits on that many lines, and only
+    failing that a wrapped layout (`Fit.wrapped`: the caller says so)."""
     if spec.max_lines is not None:
         limited = _fit(blocks, m, spec, width, height, spec.max_lines)
         if limited.fits:
@@ -168,11 +191,20 @@ def fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float,
     return _fit(blocks, m, spec, width, height, None)
 
 
-def _fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float, height: float,
-         limit: int | None) -> Fit:
+def _fit(
+    blocks: list[list[Paragraph]],
+    m: Measurer,
+    spec: FitSpec,
+    width: float,
+    height: float,
+    limit: int | None,
+) -> Fit:
     def ok(lay: Layout) -> bool:
-        return lay.height <= height + 0.01 and lay.widest <= width + 0.01 and \
-            (limit is None or len(lay.lines) <= limit)
+        return (
+            lay.height <= height + 0.01
+            and lay.widest <= width + 0.01
+            and (limit is None or len(lay.lines) <= limit)
+        )
 
     steps = max(0, int(round((spec.size - spec.min_size) / spec.step)))
     sizes = [spec.size - i * spec.step for i in range(steps + 1)]
@@ -200,4 +232,12 @@ def _fit(blocks: list[list[Paragraph]], m: Measurer, spec: FitSpec, width: float
     return Fit(lay, False, True)
 
 
-__all__ = ["BOLD", "ITALIC", "Atom", "Paragraph", "RichRules", "Word", "parse"]  # the tokenizer, re-exported
+__all__ = [
+    "BOLD",
+    "ITALIC",
+    "Atom",
+    "Paragraph",
+    "RichRules",
+    "Word",
+    "parse",
+]  # the tokenizer, re-exported

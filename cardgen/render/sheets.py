@@ -1,4 +1,6 @@
-"""Turn faces and copies into print sheets: a centred grid, crop marks in the margins, mirrored duplex backs."""
+"""Turn faces and copies into print sheets: a centred grid, crop marks in the margins, mirrored
+duplex backs."""
+
 from __future__ import annotations
 
 import math
@@ -27,14 +29,29 @@ class SheetSpec:
     gutter: float = 0.0
     crop_marks: bool = True
     duplex: str = "long"  # a Duplex; typed str while render/pdfsheets.py flips it as a plain str
-    back_offset: tuple[float, float] = (0.0, 0.0)  # points, applied to back pages only (+x right, +y up)
+    back_offset: tuple[float, float] = (
+        0.0,
+        0.0,
+    )  # points, applied to back pages only (+x right, +y up)
     calibration: bool = False
     paper_name: str = ""  # as the user gave it ('a4', 'letter'), for messages
+    turn: bool = False  # cards lie turned a quarter on the sheet (their long side across)
+    all_marks: bool = False  # only a grid with crop marks in all four margins (universal paper)
+    limit: tuple[int, int] = (0, 0)  # at most this many columns and rows (0: as many as fit)
+
+    def cell(self) -> tuple[float, float]:
+        """What one slot holds on the sheet: a card, or a fold layout's front and back side by
+        side; turned, its sides swap."""
+        w, h = self.card
+        if self.layout == "fold":
+            w *= 2
+        return (h, w) if self.turn else (w, h)
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One card position: its trim rectangle and the bleed rectangle it may paint (PDF coordinates)."""
+    """One card position: its trim rectangle and the bleed rectangle it may paint (PDF
+    coordinates)."""
 
     index: int
     trim: tuple[float, float, float, float]
@@ -54,6 +71,10 @@ class Grid:
     trim_box: tuple[float, float, float, float]  # left, bottom, right, top of the grid's trim
     off_x: float  # how far marks start outside the trim, left/right
     off_y: float
+    # a fold layout's fold lines (between each front and the back beside it): x down the sheet,
+    # y across it (turned pairs)
+    fold_x: list[float] = field(default_factory=list)
+    fold_y: list[float] = field(default_factory=list)
 
     @property
     def per_page(self) -> int:
@@ -69,30 +90,46 @@ def _fits(n: int, size: float, bleed: float, gap: float, layout: Layout) -> floa
 
 def plan_grid(spec: SheetSpec) -> Grid:
     pw, ph = spec.paper
-    cw, ch = spec.card
+    cw, ch = spec.cell()
     b, g = spec.bleed, spec.gutter
-    # the grid itself may come as close as 3 mm to the edge (its bleed can be lost there); marks and captions
-    # keep PRINTER_MARGIN, and are dropped (with a warning) where the margin has no room for them
+    # the grid itself may come as close as 3 mm to the edge (its bleed can be lost there); marks and
+    # captions keep PRINTER_MARGIN, and are dropped (with a warning) where the margin has no room
+    # for them
     room_w, room_h = pw - 2 * GRID_MARGIN, ph - 2 * GRID_MARGIN
 
-    def fits(n: int, size: float, paper: float) -> bool:  # painted area 3 mm, trim 5 mm from the edge
+    def fits(
+        n: int, size: float, paper: float
+    ) -> bool:  # painted area 3 mm, trim 5 mm from the edge
         painted = _fits(n, size, b, g, spec.layout)
-        return painted <= paper - 2 * GRID_MARGIN + 1e-6 and painted - 2 * b <= paper - 2 * PRINTER_MARGIN + 1e-6
+        return (
+            painted <= paper - 2 * GRID_MARGIN + 1e-6
+            and painted - 2 * b <= paper - 2 * PRINTER_MARGIN + 1e-6
+        )
 
     cols = rows = 0
-    while fits(cols + 1, cw, pw):
+    most_cols, most_rows = spec.limit
+    while fits(cols + 1, cw, pw) and (not most_cols or cols < most_cols):
         cols += 1
-    while fits(rows + 1, ch, ph):
+    while fits(rows + 1, ch, ph) and (not most_rows or rows < most_rows):
         rows += 1
     if cols == 0 or rows == 0:
         trim_fits = cw <= pw - 2 * PRINTER_MARGIN + 1e-6 and ch <= ph - 2 * PRINTER_MARGIN + 1e-6
         max_bleed = max(0.0, min((room_w - cw) / 2, (room_h - ch) / 2)) if trim_fits else 0.0
         raise CardgenError(
-            f"a {to_mm(cw):.1f} x {to_mm(ch):.1f} mm card with {to_mm(b):.1f} mm bleed does not fit on "
+            f"a {to_mm(cw):.1f} x {to_mm(ch):.1f} mm card with {to_mm(b):.1f} mm bleed does not "
+            "fit on "
             f"{to_mm(pw):.0f} x {to_mm(ph):.0f} mm paper"
-            + (f"; it would with bleed ≤ {to_mm(max_bleed):.1f} mm" if max_bleed > 0 else "; use larger paper"))
+            + (
+                f"; it would with bleed ≤ {to_mm(max_bleed):.1f} mm"
+                if max_bleed > 0
+                else "; use larger paper"
+            )
+        )
     gw, gh = _fits(cols, cw, b, g, spec.layout), _fits(rows, ch, b, g, spec.layout)
-    x0, y0 = (pw - gw) / 2, (ph - gh) / 2  # centred, so front and back mirror onto each other exactly
+    x0, y0 = (
+        (pw - gw) / 2,
+        (ph - gh) / 2,
+    )  # centred, so front and back mirror onto each other exactly
     slots: list[Slot] = []
     cut_x: set[float] = set()
     cut_y: set[float] = set()
@@ -114,15 +151,62 @@ def plan_grid(spec: SheetSpec) -> Grid:
             slots.append(Slot(r * cols + c, trim, paint))
             cut_x.update((round(trim[0], 4), round(trim[0] + cw, 4)))
             cut_y.update((round(trim[1], 4), round(trim[1] + ch, 4)))
-    # each margin: marks MARK_MIN..MARK_LENGTH long, 5 mm clear of the paper edge, starting just outside the
-    # painted bleed; where that leaves no room, the outer bleed is trimmed (to 1 mm at least) to make some
+    # each margin: marks MARK_MIN..MARK_LENGTH long, 5 mm clear of the paper edge, starting just
+    # outside the painted bleed; where that leaves no room, the outer bleed is trimmed (to 1 mm at
+    # least) to make some
     trim_box = (x0 + b, y0 + b, x0 + gw - b, y0 + gh - b)
     off_x, mark_x, shown_x = _margin(trim_box[0], b, spec.crop_marks)
     off_y, mark_y, shown_y = _margin(trim_box[1], b, spec.crop_marks)
     outer = (x0 + b - shown_x, y0 + b - shown_y, gw - 2 * (b - shown_x), gh - 2 * (b - shown_y))
     if (shown_x, shown_y) != (b, b):
         slots = [Slot(s.index, s.trim, _clip(s.paint, outer)) for s in slots]
-    return Grid(cols, rows, slots, sorted(cut_x), sorted(cut_y), outer, mark_x, mark_y, trim_box, off_x, off_y)
+    grid = Grid(
+        cols,
+        rows,
+        slots,
+        sorted(cut_x),
+        sorted(cut_y),
+        outer,
+        mark_x,
+        mark_y,
+        trim_box,
+        off_x,
+        off_y,
+    )
+    if spec.layout == "fold":
+        folds = sorted({round(s.trim[1 if spec.turn else 0] + spec.card[0], 4) for s in slots})
+        (grid.fold_y if spec.turn else grid.fold_x).extend(folds)
+    return grid
+
+
+def plan_marked(spec: SheetSpec) -> tuple[SheetSpec, Grid]:
+    """The grid for a spec. A fold layout takes the cards upright or turned, whichever holds more
+    (upright on a tie); with `all_marks`, the grid holding the most cards whose four margins all
+    have crop marks (else the plain grid, whose missing marks sheet_warnings names)."""
+    plain = plan_grid(spec)
+    marked = plain.mark_x > 0 and plain.mark_y > 0
+    if spec.layout != "fold" and (not spec.all_marks or marked):
+        return spec, plain
+    best: tuple[SheetSpec, Grid] | None = None
+    for turn in (False, True):
+        try:
+            full = plain if not turn else plan_grid(replace(spec, turn=True))
+        except CardgenError:  # turned, it does not fit
+            continue
+        tried: list[tuple[SheetSpec, Grid | None]] = [(replace(spec, turn=turn), full)]
+        if spec.all_marks:
+            tried = [
+                (replace(spec, turn=turn, limit=(cols, rows)), None)
+                for cols in range(full.cols, 0, -1)
+                for rows in range(full.rows, 0, -1)
+            ]
+        for option, grid in tried:
+            grid = grid or plan_grid(option)
+            if spec.all_marks and not (grid.mark_x > 0 and grid.mark_y > 0):
+                continue
+            if best is None or grid.per_page > best[1].per_page:
+                best = (option, grid)
+    return best or (spec, plain)
 
 
 def _margin(trim_margin: float, bleed: float, marks: bool) -> tuple[float, float, float]:
@@ -139,15 +223,17 @@ def _margin(trim_margin: float, bleed: float, marks: bool) -> tuple[float, float
     return 0.0, 0.0, bleed
 
 
-def _clip(rect: tuple[float, float, float, float], box: tuple[float, float, float, float]) \
-        -> tuple[float, float, float, float]:
+def _clip(
+    rect: tuple[float, float, float, float], box: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
     x1, y1 = max(rect[0], box[0]), max(rect[1], box[1])
     x2, y2 = min(rect[0] + rect[2], box[0] + box[2]), min(rect[1] + rect[3], box[1] + box[3])
     return (x1, y1, x2 - x1, y2 - y1)
 
 
 def crop_marks(grid: Grid, spec: SheetSpec) -> list[tuple[float, float, float, float]]:
-    """Line segments (x1, y1, x2, y2): every cut line gets a mark on both sides, all in the margins."""
+    """Line segments (x1, y1, x2, y2): every cut line gets a mark on both sides, all in the
+    margins."""
     if not spec.crop_marks:
         return []
     trim_left, trim_bottom, trim_right, trim_top = grid.trim_box
@@ -163,7 +249,9 @@ def crop_marks(grid: Grid, spec: SheetSpec) -> list[tuple[float, float, float, f
     return segs
 
 
-def back_slot(rect: tuple[float, float, float, float], spec: SheetSpec) -> tuple[float, float, float, float]:
+def back_slot(
+    rect: tuple[float, float, float, float], spec: SheetSpec
+) -> tuple[float, float, float, float]:
     """Where a slot's back goes on the following page, for the printer's flip edge."""
     x, y, w, h = rect
     pw, ph = spec.paper
@@ -183,13 +271,16 @@ class Placement:
 
 @dataclass
 class Page:
-    """One sheet of fronts (and, duplex, its backs): its own grid for its card size, and a label (a pack …)."""
+    """One sheet of fronts (and, duplex, its backs): its own grid for its card size, and a label (a
+    pack …)."""
 
     spec: SheetSpec
     grid: Grid
     placements: list[Placement]
     label: str = ""
-    code: str = ""  # printed small on every card of the page (a pack's code), so cut cards can be sorted
+    code: str = (
+        ""  # printed small on every card of the page (a pack's code), so cut cards can be sorted
+    )
 
 
 @dataclass
@@ -217,18 +308,22 @@ Item = tuple[str, str, str | None]  # (card id, front face key, back face key)
 Size = tuple[tuple[float, float], float]  # (trim width and height, bleed), in points
 
 
-def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | None = None,
-                groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None) -> SheetPlan:
-    """Lay items out page by page: faces of each card size on pages of their own, with that size's grid and
-    marks. `sizes` gives each front key's size (default: the base spec's); `groups` (label, count) start new
-    pages, e.g. one group per pack; a group's optional third element is a code printed on each of its cards."""
+def plan_sheets(
+    items: list[Item],
+    base: SheetSpec,
+    sizes: Mapping[str, Size] | None = None,
+    groups: list[tuple[str, int]] | list[tuple[str, int, str]] | None = None,
+) -> SheetPlan:
+    """Lay items out page by page: faces of each card size on pages of their own, with that size's
+    grid and marks. `sizes` gives each front key's size (default: the base spec's); `groups` (label,
+    count) start new pages, e.g. one group per pack; a group's optional third element is a code
+    printed on each of its cards."""
     plan = SheetPlan(base)
     grids: dict[Size, tuple[SheetSpec, Grid]] = {}
 
     def grid_for(size: Size) -> tuple[SheetSpec, Grid]:
         if size not in grids:
-            spec = replace(base, card=size[0], bleed=size[1])
-            grids[size] = (spec, plan_grid(spec))
+            grids[size] = plan_marked(replace(base, card=size[0], bleed=size[1]))
         return grids[size]
 
     chunks: list[tuple[str, str, list[Item]]] = []
@@ -236,7 +331,7 @@ def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | 
         start = 0
         for group in groups:
             label, count = group[0], group[1]
-            chunks.append((label, group[2] if len(group) > 2 else "", items[start:start + count]))  # type: ignore[misc]
+            chunks.append((label, group[2] if len(group) > 2 else "", items[start : start + count]))  # type: ignore[misc]
             start += count
     else:
         chunks.append(("", "", items))
@@ -248,24 +343,49 @@ def plan_sheets(items: list[Item], base: SheetSpec, sizes: Mapping[str, Size] | 
         for size, run in (by_size or {default: []}).items():
             spec, grid = grid_for(size)
             for p in range(max(1, math.ceil(len(run) / grid.per_page))):
-                page = run[p * grid.per_page:(p + 1) * grid.per_page]
-                plan.pages.append(Page(spec, grid, [Placement(grid.slots[i], f, bk, cid)
-                                                    for i, (cid, f, bk) in enumerate(page)], label, code))
+                page = run[p * grid.per_page : (p + 1) * grid.per_page]
+                plan.pages.append(
+                    Page(
+                        spec,
+                        grid,
+                        [
+                            Placement(grid.slots[i], f, bk, cid)
+                            for i, (cid, f, bk) in enumerate(page)
+                        ],
+                        label,
+                        code,
+                    )
+                )
     return plan
 
 
 def sheet_warnings(plan: SheetPlan) -> list[str]:
-    """What this paper and layout cannot give: crop marks 3 mm long and 5 mm clear of the paper edge."""
+    """What this paper and layout cannot give: crop marks 3 mm long and 5 mm clear of the paper
+    edge."""
     out = []
     for spec, grid, _ in plan.grids():
         if not spec.crop_marks:
             continue
-        missing = [what for what, length in (("top and bottom (vertical cuts)", grid.mark_y),
-                                             ("left and right (horizontal cuts)", grid.mark_x)) if length <= 0]
+        missing = [
+            what
+            for what, length in (
+                ("top and bottom (vertical cuts)", grid.mark_y),
+                ("left and right (horizontal cuts)", grid.mark_x),
+            )
+            if length <= 0
+        ]
         if missing:
-            paper = spec.paper_name or f"{to_mm(spec.paper[0]):.0f} x {to_mm(spec.paper[1]):.0f} mm paper"
-            out.append(f"{size_name(spec.card)} cards, {spec.layout} layout, {paper}: no room for crop marks "
-                       f"{to_mm(MARK_MIN):.0f} mm long and {to_mm(PRINTER_MARGIN):.0f} mm from the paper edge in "
-                       f"the {' or '.join(missing)} margins, so they have none; cut along the card edges there, "
-                       f"or print on paper with more room in those margins")
+            paper = (
+                spec.paper_name
+                or f"{to_mm(spec.paper[0]):.0f} x {to_mm(spec.paper[1]):.0f} mm paper"
+            )
+            out.append(
+                f"{size_name(spec.card)} cards, {spec.layout} layout, {paper}: no room for crop "
+                "marks "
+                f"{to_mm(MARK_MIN):.0f} mm long and {to_mm(PRINTER_MARGIN):.0f} mm from the paper "
+                "edge in "
+                f"the {' or '.join(missing)} margins, so they have none; cut along the card edges "
+                "there, "
+                f"or print on paper with more room in those margins"
+            )
     return out

@@ -1,5 +1,26 @@
-"""Rulebook: Markdown chapters + the game model + card faces -> HTML (Jinja2) -> PDF (WeasyPrint)."""
+"""Rulebook: Markdown chapters + the game model + card faces -> HTML (Jinja2) -> PDF
+(WeasyPrint)."""
 
-# the pages a rulebook is laid out on: its CSS @page size and its width and height in mm
+from ..core.options import HALF_LETTER, STANDARD
+
+# the papers a rulebook may be laid out on, by name: the standard ones and half-letter pages
+BOOK_PAPERS = {**STANDARD, HALF_LETTER.name: HALF_LETTER}
+
+
+def _mm(name: str) -> tuple[float, float]:
+    paper = BOOK_PAPERS[name]
+    return round(paper.width_pt / 72 * 25.4, 1), round(paper.height_pt / 72 * 25.4, 1)
+
+
+# the papers a rulebook is laid out on (core.options' own, the one paper table), each as its CSS
+# @page size and its width and height in mm
 PAGES: dict[str, tuple[str, tuple[float, float]]] = {
-    "a4": ("A4", (210, 297)), "letter": ("letter", (215.9, 279.4)), "a5": ("A5", (148, 210))}
+    name: (css, _mm(name))
+    for name, css in (
+        ("a4", "A4"),
+        ("letter", "letter"),
+        ("a5", "A5"),
+        ("universal", "210mm 279.4mm"),  # prints on A4 and on Letter at 100 %
+        ("half-letter", "5.5in 8.5in"),
+    )
+}

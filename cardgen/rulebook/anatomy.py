@@ -1,15 +1,19 @@
-"""Turn a card face and numbered element ids into an anatomy figure: the card at its true size with numbered
-callouts standing outside it, each joined to a bracket along the card's edge that spans its element."""
+"""Turn a card face and numbered element ids into an anatomy figure: the card at its true size with
+numbered callouts standing outside it, each joined to a bracket along the card's edge that spans its
+element."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from html import escape
 
-from ..render.face import PreparedFace
+from ..render.prepared import PreparedFace
 
 PT_MM = 25.4 / 72
-GUTTER = 11.0  # mm on each side of the card for brackets and numbers
+GUTTER = (
+    10.0  # mm on each side of the card for brackets and numbers (card and gutters fit a column)
+)
 RADIUS = 2.2  # mm, a number's circle
 FONT_PT = 7.0
 ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
@@ -34,7 +38,8 @@ def element_boxes(face: PreparedFace) -> dict[str, tuple[float, float, float, fl
 
 
 def ordered_list(body: str, near_line: int) -> list[str]:
-    """The chapter's numbered list closest to a line (the list a figure's numbers refer to), item texts."""
+    """The chapter's numbered list closest to a line (the list a figure's numbers refer to), item
+    texts."""
     lists: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 0
@@ -54,8 +59,11 @@ def ordered_list(body: str, near_line: int) -> list[str]:
     return min(lists, key=lambda item: abs(item[0] - near_line))[1]
 
 
-def place(face: PreparedFace, numbered: list[tuple[str, int]], boxes: dict[str, tuple[float, float, float, float]]) \
-        -> list[Target]:
+def place(
+    face: PreparedFace,
+    numbered: list[tuple[str, int]],
+    boxes: dict[str, tuple[float, float, float, float]],
+) -> list[Target]:
     """Each (element id, number) as a target on the side of the card its element is nearest to."""
     width = face.width * PT_MM
     height = face.height * PT_MM
@@ -68,15 +76,21 @@ def place(face: PreparedFace, numbered: list[tuple[str, int]], boxes: dict[str, 
 
 
 def _disc(cx: float, cy: float, n: int) -> str:
-    """A number in a filled circle, the digit centred by its cap height (≈ 0.7 em): callouts and legend alike."""
+    """A number in a filled circle, the digit centred by its cap height (≈ 0.7 em): callouts and
+    legend alike."""
     baseline = cy + FONT_PT * 0.7 / 2 * PT_MM
-    return (f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{RADIUS}" fill="#c0501f"/><text x="{cx:.2f}" y="{baseline:.3f}" '
-            f'fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" text-anchor="middle">{n}</text>')
+    return (
+        f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{RADIUS}" fill="#c0501f"/><text x="{cx:.2f}" '
+        f'y="{baseline:.3f}" '
+        f'fill="#ffffff" font-family="Lato-Black" font-size="{FONT_PT * PT_MM:.3f}" '
+        f'text-anchor="middle">{n}</text>'
+    )
 
 
 def svg(face: PreparedFace, targets: list[Target]) -> str:
-    """The overlay drawn over the card image (which sits GUTTER mm from the overlay's left edge): brackets in
-    the gutters, never over the card, and numbers centred in their circles, stacked so they never touch."""
+    """The overlay drawn over the card image (which sits GUTTER mm from the overlay's left edge):
+    brackets in the gutters, never over the card, and numbers centred in their circles, stacked so
+    they never touch."""
     width, height = face.width * PT_MM, face.height * PT_MM
     total = width + 2 * GUTTER
     lines: list[str] = []
@@ -100,27 +114,46 @@ def svg(face: PreparedFace, targets: list[Target]) -> str:
             last_cy = cy
             lowest = max(lowest, cy + RADIUS + 0.3)
             cx = GUTTER + width + GUTTER - RADIUS - 0.3 if right else RADIUS + 0.3
-            lines.append(f'<path d="M{edge + sign * 0.3:.2f},{y1:.2f} H{bx:.2f} V{y2:.2f} H{edge + sign * 0.3:.2f}"/>')
-            lines.append(f'<path d="M{bx:.2f},{(y1 + y2) / 2:.2f} L{cx - sign * RADIUS:.2f},{cy:.2f}"/>')
+            lines.append(
+                f'<path d="M{edge + sign * 0.3:.2f},{y1:.2f} H{bx:.2f} V{y2:.2f} '
+                f'H{edge + sign * 0.3:.2f}"/>'
+            )
+            lines.append(
+                f'<path d="M{bx:.2f},{(y1 + y2) / 2:.2f} L{cx - sign * RADIUS:.2f},{cy:.2f}"/>'
+            )
             discs.append(_disc(cx, cy, t.number))
-    return (f'<svg class="callouts" xmlns="http://www.w3.org/2000/svg" width="{total:.2f}mm" height="{lowest:.2f}mm" '
-            f'viewBox="0 0 {total:.2f} {lowest:.2f}">'
-            f'<g fill="none" stroke="#c0501f" stroke-width="0.25">{"".join(lines)}</g>{"".join(discs)}</svg>')
+    return (
+        f'<svg class="callouts" xmlns="http://www.w3.org/2000/svg" width="{total:.2f}mm" '
+        f'height="{lowest:.2f}mm" '
+        f'viewBox="0 0 {total:.2f} {lowest:.2f}">'
+        '<g fill="none" stroke="#c0501f" '
+        f'stroke-width="0.25">{"".join(lines)}</g>{"".join(discs)}</svg>'
+    )
 
 
 def number_svg(n: int) -> str:
     """A legend number drawn like the callouts, so the two match."""
     d = 2 * RADIUS
-    return (f'<svg class="num" xmlns="http://www.w3.org/2000/svg" width="{d}mm" height="{d}mm" viewBox="0 0 {d} {d}">'
-            f"{_disc(RADIUS, RADIUS, n)}</svg>")
+    return (
+        f'<svg class="num" xmlns="http://www.w3.org/2000/svg" width="{d}mm" height="{d}mm" '
+        f'viewBox="0 0 {d} {d}">'
+        f"{_disc(RADIUS, RADIUS, n)}</svg>"
+    )
 
 
-def figure(face: PreparedFace, image: str, alt: str, targets: list[Target], legend: list[str] | None) -> str:
-    """The figure's HTML: the card image at its true size under the callout overlay, and a legend only when
-    the numbers are not the chapter's own list."""
+def figure(
+    face: PreparedFace, image: str, alt: str, targets: list[Target], legend: list[str] | None
+) -> str:
+    """The figure's HTML: the card image at its true size under the callout overlay, and a legend
+    only when the numbers are not the chapter's own list."""
     width = face.width * PT_MM
     overlay = svg(face, targets)
     items = "".join(f"<li>{number_svg(n)} {text}</li>" for n, text in enumerate(legend or [], 1))
-    return (f'<div class="anatomy"><div class="anatomy-card" style="width:{width + 2 * GUTTER:.2f}mm">'
-            f'<img class="card" src="{image}" alt="{escape(alt)}" style="left:{GUTTER}mm;width:{width:.2f}mm">'
-            f'{overlay}</div>' + (f'<ol class="anatomy-legend">{items}</ol>' if legend else "") + "</div>")
+    return (
+        f'<div class="anatomy"><div class="anatomy-card" style="width:{width + 2 * GUTTER:.2f}mm">'
+        f'<img class="card" src="{image}" alt="{escape(alt)}" '
+        f'style="left:{GUTTER}mm;width:{width:.2f}mm">'
+        f"{overlay}</div>"
+        + (f'<ol class="anatomy-legend">{items}</ol>' if legend else "")
+        + "</div>"
+    )

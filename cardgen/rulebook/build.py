@@ -1,10 +1,11 @@
-"""Turn a game's rulebook sources into PDF bytes: Markdown + directives -> HTML (Jinja2) -> WeasyPrint."""
+"""Turn a game's rulebook sources into PDF bytes: Markdown + directives -> HTML (Jinja2) ->
+WeasyPrint."""
+
 from __future__ import annotations
 
 import html
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import markdown
@@ -12,16 +13,24 @@ from jinja2 import TemplateError
 from markupsafe import Markup
 
 from ..core.errors import CardgenError, Finding, Severity
+from ..core.options import Paper
 from ..core.paths import content_digest
 from ..core.sandbox import LimitedSandbox, page_environment
 from ..core.workspace import Workspace
 from ..load.card import slug
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..render.fonts import BUNDLED
+from ..speed.cache import Store
+from ..speed.memo import Memo, memo
 from . import PAGES
-from .content import BookContent, directive_cards, resolve_images
+from .booklet import inside_cover
+from .content import BookContent, content_addresses, directive_cards, resolve_images
+from .fetch import _fetcher, _refusal, _where_named, from_workspace
+from .glyphs import book_fallback, glyph_findings, with_fallbacks
+from .hyphenate import exceptions, mark
+from .placement import defer, new_page, pushed, stranded_titles
 from .sanitise import without_scripts
-from .source import Chapter, read_book
+from .source import Chapter, book_languages, read_book
 
 SHARED = "_shared/rulebook"
 EXTENSIONS = ["admonition", "tables", "attr_list", "sane_lists", "toc", "smarty"]
@@ -47,34 +56,50 @@ class Rulebook:
     pdf: bytes
     pages: int
     findings: list[Finding]
-    typeset: bool = True  # False: laid out as HTML only, its PDF not made yet (build_rulebook's `wait`)
+    typeset: bool = (
+        True  # False: laid out as HTML only, its PDF not made yet (build_rulebook's `wait`)
+    )
 
 
-def _chapter_html(content: BookContent, chapter: Chapter, cid: str) -> RenderedChapter:
+def _chapter_html(
+    content: BookContent, chapter: Chapter, cid: str, words: dict[str, str]
+) -> RenderedChapter:
     body, sections = _markdown(content.expand(chapter), cid)
-    return RenderedChapter(cid, chapter.title, Markup(content.finish(chapter, body)), list(sections))
+    finished = mark(content.finish(chapter, body), words)
+    return RenderedChapter(cid, chapter.title, Markup(finished), list(sections))
 
 
-_CONVERTED: dict[tuple[str, str], tuple[str, tuple[Section, ...]]] = {}
+_CONVERTED: Memo[tuple[str, tuple[Section, ...]]] = Memo(256)
 
 
 def _markdown(text: str, cid: str) -> tuple[str, tuple[Section, ...]]:
-    """A chapter's expanded Markdown as HTML and its sections; kept for the process by text, so a live rebuild
-    converts only the chapters whose text (or the cards they show) changed."""
-    got = _CONVERTED.get((text, cid))
-    if got is not None:
-        return got
-    md = markdown.Markdown(extensions=EXTENSIONS, extension_configs={
-        "toc": {"slugify": lambda value, sep: f"{cid}-{slug(value)}", "toc_depth": "2"}})
+    """A chapter's expanded Markdown as HTML and its sections; kept for the process by text, so a
+    live rebuild converts only the chapters whose text (or the cards they show) changed."""
+    return _CONVERTED.get((text, cid), lambda: _convert(text, cid))
+
+
+def _convert(text: str, cid: str) -> tuple[str, tuple[Section, ...]]:
+    md = markdown.Markdown(
+        extensions=EXTENSIONS,
+        extension_configs={
+            "toc": {"slugify": lambda value, sep: f"{cid}-{slug(value)}", "toc_depth": "2"}
+        },
+    )
     body = md.convert(text)
-    # the toc's names are HTML already (smart quotes as entities); the book template escapes them once more
-    sections = [Section(t["id"], html.unescape(t["name"])) for t in getattr(md, "toc_tokens", []) if t["level"] == 2]
+    # the toc's names are HTML already (smart quotes as entities); the book template escapes them
+    # once more
+    sections = [
+        Section(t["id"], html.unescape(t["name"]))
+        for t in getattr(md, "toc_tokens", [])
+        if t["level"] == 2
+    ]
     for t in getattr(md, "toc_tokens", []):  # '## A' under a '#' heading: take its children too
-        sections += [Section(c["id"], html.unescape(c["name"])) for c in t.get("children", []) if c["level"] == 2]
-    if len(_CONVERTED) > 256:
-        _CONVERTED.clear()
-    got = _CONVERTED[text, cid] = (body, tuple(sections))
-    return got
+        sections += [
+            Section(c["id"], html.unescape(c["name"]))
+            for c in t.get("children", [])
+            if c["level"] == 2
+        ]
+    return body, tuple(sections)
 
 
 def _environment(ws: Workspace, game: str) -> LimitedSandbox:
@@ -84,15 +109,28 @@ def _environment(ws: Workspace, game: str) -> LimitedSandbox:
     return page_environment([own, shared, bundled], html_only=True)
 
 
-def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = False,
-                   studio: Studio | None = None, wait: bool = True) -> Rulebook:
-    """The book's HTML and PDF. Without `wait`, a book whose typesetting is not kept from an earlier run comes
-    back untypeset (no PDF, and none of the findings only typesetting finds): a live rebuild writes everything
-    else first and typesets it afterwards."""
+def build_rulebook(
+    ws: Workspace,
+    game: str,
+    paper: Paper | str = "a4",
+    gallery: bool = False,
+    studio: Studio | None = None,
+    wait: bool = True,
+    booklet: bool = False,
+) -> Rulebook:
+    """The book's HTML and PDF on `paper` (a4, letter, a5 or half-letter: a Paper, or its name
+    from a library caller); a `booklet`'s pages are mirrored, with a binding margin at the fold and
+    the printing instructions inside the front cover (booklet.impose lays it out two-up). Without
+    `wait`, a book whose typesetting is not kept from an earlier run comes back untypeset (no PDF,
+    and none of the findings only typesetting finds): a live rebuild writes everything else first
+    and typesets it afterwards."""
+    paper = paper.name if isinstance(paper, Paper) else paper
     if paper not in PAGES:
-        raise CardgenError(f"--paper must be one of {', '.join(PAGES)} for the rulebook, not '{paper}'")
+        raise CardgenError(
+            f"--paper must be one of {', '.join(PAGES)} for the rulebook, not '{paper}'"
+        )
     studio = studio or with_disk_cache(open_studio(ws, game))
-    book, findings = read_book(ws, game, studio.model.name)
+    book, findings = read_book(ws, game, studio.model.name, book_languages(studio.model))
     if book is None:
         raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")
     content = BookContent(studio, findings)
@@ -102,23 +140,42 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         content.gallery_cards = studio.designs(printable=True)
     content.prepare_images(needed)
     content.prepare_images(content.gallery_cards, dpi=200, jpeg=True)
-    rendered = [_chapter_html(content, ch, f"ch{n}") for n, ch in enumerate(book.chapters, 1)]
-    intro = _chapter_html(content, book.intro, "intro") if book.intro else None
+    words = exceptions(book.hyphenation)
+    rendered = [
+        _chapter_html(content, ch, f"ch{n}", words) for n, ch in enumerate(book.chapters, 1)
+    ]
+    intro = _chapter_html(content, book.intro, "intro", words) if book.intro else None
     env = _environment(ws, game)
     try:
         template = env.get_template("book.html.j2")
         css = env.loader.get_source(env, "book.css")[0]  # type: ignore[union-attr]
     except Exception as exc:
         raise CardgenError(f"no usable rulebook template (book.html.j2, book.css): {exc}") from exc
+    content.findings += glyph_findings(studio, chapters, css)
+    css = with_fallbacks(css, book_fallback(studio))
     fonts = {stem: path.resolve().as_uri() for stem, path in studio.fonts.files().items()}
     page_size, page = PAGES[paper]
     try:
-        html = template.render(book=book, intro=intro, chapters=rendered, css=Markup(css), fonts=fonts,
-                               page_size=page_size, page_mm=page, model=studio.model,
-                               cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
-                               gallery=[(c, content.images[c.id]) for c in content.gallery_cards
-                                        if c.id in content.images], lang="en")
-    except TemplateError as exc:  # a workspace's own book template: its mistake, one line, never a traceback
+        html = template.render(
+            book=book,
+            intro=intro,
+            chapters=rendered,
+            css=Markup(css),
+            fonts=fonts,
+            page_size=page_size,
+            page_mm=page,
+            paper=paper,
+            booklet=inside_cover(paper) if booklet else None,
+            model=studio.model,
+            cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
+            gallery=[
+                (c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images
+            ],
+            lang=studio.model.edition or "en",
+        )
+    except (
+        TemplateError
+    ) as exc:  # a workspace's own book template: its mistake, one line, never a traceback
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
     typeset = _typeset(html, content, ws, game, paper, book.title, allowed, wait)
@@ -127,96 +184,183 @@ def build_rulebook(ws: Workspace, game: str, paper: str = "a4", gallery: bool = 
         return Rulebook(html, b"", 0, content.findings, typeset=False)
     pdf, pages, refused = typeset
     for url in dict.fromkeys(refused):
-        file, line = _where_named(chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"))
-        content.findings.append(Finding(file, line, 1 if line else 0, Severity.ERROR, "rulebook-fetch-refused", None,
-                                        f"the rulebook asks for {url}: only files inside the workspace and data: "
-                                        "URIs are read (never the network)"))
+        file, line = _where_named(
+            chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"), ws.root
+        )
+        code, message = _refusal(url, ws.root)
+        content.findings.append(
+            Finding(file, line, 1 if line else 0, Severity.ERROR, code, None, message)
+        )
     save_disk_cache(studio)
     return Rulebook(html, pdf, pages, content.findings)
 
 
-def _typeset(html: str, content: BookContent, ws: Workspace, game: str, paper: str, title: str,
-             allowed: tuple[Path, ...], wait: bool = True) -> tuple[bytes, int, list[str]] | None:
-    """The PDF of the book's HTML, reused from output/GAME/.cache/ while the HTML (pictures by their face and
-    files) and every other input but the card files are the same: a card the book does not show can change
-    without the book being typeset again. None when it is not kept and `wait` is off."""
+def _typeset(
+    html: str,
+    content: BookContent,
+    ws: Workspace,
+    game: str,
+    paper: str,
+    title: str,
+    allowed: tuple[Path, ...],
+    wait: bool = True,
+) -> tuple[bytes, int, list[str]] | None:
+    """The PDF of the book's HTML, reused from output/GAME/.cache/ while the HTML (pictures by their
+    face and files) and every other input but the card files are the same: a card the book does not
+    show can change without the book being typeset again. None when it is not kept and `wait` is
+    off."""
     import hashlib
 
-    from ..speed.cache import Store
-
-    key = hashlib.sha1((html + "\0" + inputs_digest(ws, game, paper, cards=False)).encode()).hexdigest()[:16]
-    store, name = Store(ws.output_dir(game) / ".cache"), f"typeset-{key}"
+    key = hashlib.sha1(
+        (html + "\0" + inputs_digest(ws, game, paper, cards=False)).encode()
+    ).hexdigest()[:16]
+    store, name = Store(ws.output_dir(game) / ".cache"), f"typeset-{paper}-{key}"
     kept = store.get(name)
-    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], bytes) and isinstance(kept[1], int) \
-            and isinstance(kept[2], list) and all(isinstance(url, str) for url in kept[2]):
+    if (
+        isinstance(kept, tuple)
+        and len(kept) == 3
+        and isinstance(kept[0], bytes)
+        and isinstance(kept[1], int)
+        and isinstance(kept[2], list)
+        and all(isinstance(url, str) for url in kept[2])
+    ):
         return kept  # type: ignore[return-value]
     if not wait:
         return None
     refused: list[str] = []
-    pdf, pages = render_pdf(resolve_images(html, content.image_files, inline=False),
-                            ws.root / "rules" / game / "rulebook", title, allowed, refused)
-    if ws.output_dir(game).is_dir():  # kept only where outputs already go (validating never typesets)
-        store.put(name, (pdf, pages, refused), "typeset-*")
+    addresses = content_addresses(content.image_files)
+    pdf, pages = render_pdf(
+        resolve_images(html, content.image_files, inline=False, addresses=addresses),
+        ws.root / "rules" / game / "rulebook",
+        title,
+        allowed,
+        refused,
+        {url: content.image_files[ref] for ref, url in addresses.items()},
+        ws.root,
+    )
+    if ws.output_dir(
+        game
+    ).is_dir():  # kept only where outputs already go (validating never typesets)
+        store.put(name, (pdf, pages, refused), f"typeset-{paper}-*")  # one kept per paper
+        prune_papers(store, "typeset")
     return pdf, pages, refused
 
 
+def prune_papers(store: Store, kind: str) -> None:
+    """Drop a cache's files of `kind` that are no paper's (an older cardgen's names): each paper's
+    own are kept side by side."""
+    if store.folder is None or not store.folder.is_dir():
+        return
+    papers = tuple(f"{kind}-{paper}-" for paper in PAGES)
+    kept = {p.name for p in store.folder.glob(f"{kind}-*") if p.name.startswith(papers)}
+    store.prune(f"{kind}-*", kept)
+
+
 def inputs_digest(ws: Workspace, game: str, paper: str, cards: bool = True) -> str:
-    """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards, templates,
-    fonts, pictures: by path, size and modification time) and cardgen's own code, page templates and bundled
-    fonts (by content). Equal digests mean an equal book. Without `cards`, the game's card files are left out (what the
-    book shows of them is in its HTML)."""
+    """What a rulebook is made from: every workspace file outside output/ (chapters, model, cards,
+    templates, fonts, pictures: by path, size and modification time) and cardgen's own code, page
+    templates and bundled fonts (by content). Equal digests mean an equal book. Without `cards`, the
+    game's card files are left out (what the book shows of them is in its HTML)."""
     import hashlib
     import os
 
     h = hashlib.sha1(f"{game}\0{paper}\0{_package_digest()}".encode())
+    if ws.edition:  # another edition's book: its own chapters and names
+        h.update(f"\0{ws.edition}".encode())
     root = ws.root.resolve()
     card_folder = ws.cards_dir(game).resolve()
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (Path(folder) == root and d == "output"))
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and not (Path(folder) == root and d == "output")
+        )
         for name in sorted(files):
-            if not cards and Path(folder).is_relative_to(card_folder) and name.endswith((".yaml", ".yml")):
+            if (
+                not cards
+                and Path(folder).is_relative_to(card_folder)
+                and name.endswith((".yaml", ".yml"))
+            ):
                 continue
             stat = (Path(folder) / name).stat()
-            h.update(f"{Path(folder, name).relative_to(root).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            h.update(
+                f"{Path(folder, name).relative_to(root).as_posix()}\0"
+                f"{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
+            )
     return h.hexdigest()[:16]
 
 
-@lru_cache(maxsize=1)
+@memo(1)
 def _package_digest() -> str:
-    """The code that makes a book (every module it imports), page templates and bundled fonts, by content."""
+    """The code that makes a book (every module it imports), page templates and bundled fonts, by
+    content."""
     from ..speed.codekey import code_digest
 
     package = Path(__file__).resolve().parents[1]
     files = sorted(p for p in (package / "data").rglob("*") if p.is_file())
-    names = "|".join(p.relative_to(package).as_posix() for p in files)  # a file moved is a change too
+    names = "|".join(
+        p.relative_to(package).as_posix() for p in files
+    )  # a file moved is a change too
     return content_digest(files, f"{names}|{code_digest('cardgen.rulebook.build')}")
 
 
-def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = (),
-               refused: list[str] | None = None) -> tuple[bytes, int]:
-    """The book as PDF bytes and its number of pages (from WeasyPrint's own document). WeasyPrint may read
-    only data: URIs and files under `allowed`; every other request (the network, files elsewhere, such as a
-    chapter's raw <img src="file:///etc/passwd">) is refused and listed in `refused`."""
+def render_pdf(
+    html: str,
+    base: Path,
+    title: str,
+    allowed: tuple[Path, ...] = (),
+    refused: list[str] | None = None,
+    pictures: dict[str, Path] | None = None,
+    root: Path | None = None,
+) -> tuple[bytes, int]:
+    """The book as PDF bytes and its number of pages (from WeasyPrint's own document). WeasyPrint
+    may read only data: URIs, the face `pictures` by their content addresses and files under
+    `allowed`; every other request (the network, files elsewhere, such as a chapter's raw <img
+    src="file:///etc/passwd">) is refused and listed in `refused`. The files of the workspace
+    `root` (and `base`, inside it) are named from a stand-in folder (rulebook.fetch.WORKSPACE):
+    the same book is the same bytes wherever its workspace lives."""
     import logging
 
     import weasyprint  # imported here: it costs half a second, and only this command needs it
 
-    document = weasyprint.HTML(string=html, base_url=str(base) + "/",
-                               url_fetcher=_fetcher(allowed or (base.resolve(),), refused if refused is not None else []))
-    # a fixed identifier and no dates: the same sources give the same bytes. fontTools stamps each subset
-    # font with the time unless SOURCE_DATE_EPOCH is set, so it is pinned while the PDF is written.
+    base_url = str(base) + "/"
+    if root is not None:
+        html, base_url = from_workspace(html, root), from_workspace(base.resolve().as_uri(), root)
+
+    def fetcher():  # type: ignore[no-untyped-def]
+        return _fetcher(
+            allowed or (base.resolve(),),
+            refused if refused is not None else [],
+            pictures or {},
+            root,
+        )
+
+    document = weasyprint.HTML(
+        string=html, base_url=base_url.rstrip("/") + "/", url_fetcher=fetcher()
+    )
+    # a fixed identifier and no dates: the same sources give the same bytes. fontTools stamps each
+    # subset font with the time unless SOURCE_DATE_EPOCH is set, so it is pinned while the PDF is
+    # written.
     saved = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = "946684800"  # 2000-01-01
-    # the libraries' own log lines (a font's odd timestamp, a refused URL already reported as a finding)
-    # are not for the designer's terminal
+    # the libraries' own log lines (a font's odd timestamp, a refused URL already reported as a
+    # finding) are not for the designer's terminal
     quiet = [logging.getLogger(name) for name in ("fontTools", "weasyprint")]
     levels = [log.level for log in quiet]
     for log in quiet:
         log.setLevel(logging.CRITICAL)
     try:
         rendered = document.render()
-        return rendered.write_pdf(pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False), \
-            len(rendered.pages)
+        moved, titles = pushed(rendered.pages), stranded_titles(rendered.pages)
+        if moved or titles:  # a figure left a hole, a title its chapter: lay out once more
+            rendered = weasyprint.HTML(
+                string=new_page(defer(html, moved), titles),
+                base_url=base_url.rstrip("/") + "/",
+                url_fetcher=fetcher(),
+            ).render()
+        return rendered.write_pdf(
+            pdf_identifier=slug(title).encode() or b"rulebook", uncompressed_pdf=False
+        ), len(rendered.pages)
     finally:
         for log, level in zip(quiet, levels):
             log.setLevel(level)
@@ -224,48 +368,3 @@ def render_pdf(html: str, base: Path, title: str, allowed: tuple[Path, ...] = ()
             del os.environ["SOURCE_DATE_EPOCH"]
         else:
             os.environ["SOURCE_DATE_EPOCH"] = saved
-
-
-def _where_named(chapters: list[Chapter], url: str, fallback: str) -> tuple[str, int]:
-    """The chapter line that names a URL (raw HTML in Markdown), else the book's index."""
-    for chapter in chapters:
-        for offset, text in enumerate(chapter.body.split("\n")):
-            if url in text:
-                return chapter.file, chapter.first_line + offset
-    return fallback, 0
-
-
-def _fetcher(allowed: tuple[Path, ...], refused: list[str]):  # type: ignore[no-untyped-def]
-    """WeasyPrint's URL fetcher: data: URIs and files under `allowed` only, and of those only what
-    cardgen.render.imagefile.fetch_problem lets through, judged by the bytes (an EPS named x.png never reaches
-    Pillow's EPS plugin, which runs Ghostscript). Every refusal is listed in `refused`."""
-    from urllib.parse import unquote, urlsplit
-
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-    from ..render.imagefile import disarm, fetch_problem
-
-    disarm()  # Pillow's Ghostscript off for the process (WeasyPrint's import does so too, today)
-
-    class WorkspaceFetcher(URLFetcher):  # type: ignore[misc]
-        def fetch(self, url: str, headers=None):  # type: ignore[no-untyped-def]
-            parts = urlsplit(url)
-            readable = parts.scheme == "data"
-            if parts.scheme == "file" and parts.netloc in ("", "localhost"):
-                path = Path(unquote(parts.path)).resolve()
-                readable = any(path.is_relative_to(root) for root in allowed) and path.is_file()
-            why = "cardgen reads only workspace files and data: URIs"
-            if readable:
-                response = super().fetch(url, headers)
-                try:
-                    data = response.read()
-                finally:
-                    response.close()
-                problem = fetch_problem(data)
-                if problem is None:
-                    return URLFetcherResponse(response.url, data, response.headers, response.status)
-                why = f"it {problem}"
-            refused.append(url if len(url) < 200 else url[:200] + "…")
-            raise ValueError(f"{url[:200]}: {why}")
-
-    return WorkspaceFetcher(timeout=1, allowed_protocols={"data", "file"}, allow_redirects=False)

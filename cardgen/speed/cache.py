@@ -1,15 +1,19 @@
-"""Turn plain data into signed cache files (output/GAME/.cache/) and back: the one disk-cache mechanism.
+"""Turn plain data into signed cache files (output/GAME/.cache/) and back: the one disk-cache
+mechanism.
 
-A cache file is trusted only when this user's cardgen wrote it. Each file carries an HMAC-SHA256 of its name
-and payload under a random per-user key kept outside every workspace (`$XDG_CACHE_HOME/cardgen/cache-key`,
-by default `~/.cache/cardgen/cache-key`). A game folder from someone else may ship an `output/` full of
-caches: they fail the check and are ignored (rebuilt), never unpacked. Payloads are `marshal` of plain data
-(dict, list, tuple, str, bytes, int, float, bool, None) and never pickle, so not even a file that passes the
-check can run code. A damaged, truncated, foreign or hostile file reads as "no cache": never an error.
+A cache file is trusted only when this user's cardgen wrote it. Each file carries an HMAC-SHA256 of
+its name and payload under a random per-user key kept outside every workspace
+(`$XDG_CACHE_HOME/cardgen/cache-key`, by default `~/.cache/cardgen/cache-key`). A game folder from
+someone else may ship an `output/` full of caches: they fail the check and are ignored (rebuilt),
+never unpacked. Payloads are `marshal` of plain data (dict, list, tuple, str, bytes, int, float,
+bool, None) and never pickle, so not even a file that passes the check can run code. A damaged,
+truncated, foreign or hostile file reads as "no cache": never an error.
 
-`--no-cache` or `CARDGEN_NO_CACHE=1` turns every store off: nothing is read or written and the plain
-pipeline runs, making the same bytes.
+`--no-cache` or `CARDGEN_NO_CACHE=1` turns every store off (and, through the same switch, every
+memo and extra process): nothing is read or written and the plain pipeline runs, making the same
+bytes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,17 +31,26 @@ from ..core.output import link_in, write_cache
 MAGIC = b"cardgen-cache-1\n"  # the container's format: a new one never reads an old file
 MAC_BYTES = 32
 MAX_BYTES = 1 << 30  # a larger file is not read (no cardgen cache comes near it)
-_state = {"off": False}
+
+
+def _off_by_environment() -> bool:
+    return os.environ.get("CARDGEN_NO_CACHE", "").strip().lower() in ("1", "true", "yes")
+
+
+_state = {"off": _off_by_environment()}  # the one switch: read as cardgen starts and by set_enabled
 
 
 def set_enabled(on: bool) -> None:
-    """The CLI's --no-cache: every store of this process off (or on again)."""
-    _state["off"] = not on
+    """The switch, set by the CLI as every command starts: off with --no-cache, or while
+    CARDGEN_NO_CACHE=1 is in the environment (also read when cardgen is imported); on again
+    otherwise."""
+    _state["off"] = not on or _off_by_environment()
 
 
 def enabled() -> bool:
-    """Whether caches (and the other speed machinery) may be used: not with --no-cache or CARDGEN_NO_CACHE=1."""
-    return not _state["off"] and os.environ.get("CARDGEN_NO_CACHE", "").strip().lower() not in ("1", "true", "yes")
+    """Whether caches, memos (speed.memo) and extra processes (speed.parallel) may be used: not
+    with --no-cache or CARDGEN_NO_CACHE=1. Cheap: memos ask it on every call."""
+    return not _state["off"]
 
 
 def key_file() -> Path:
@@ -48,8 +61,9 @@ def key_file() -> Path:
 
 @lru_cache(maxsize=1)
 def user_key() -> bytes:
-    """This user's random cache key, made on first use (mode 0600). Where none can be kept (no home, a
-    read-only one) a key for this process alone: caches then last as long as the process (a live rebuild)."""
+    """This user's random cache key, made on first use (mode 0600). Where none can be kept (no home,
+    a read-only one) a key for this process alone: caches then last as long as the process (a live
+    rebuild)."""
     path = key_file()
     for _ in range(2):
         try:
@@ -81,8 +95,8 @@ def _read_key(path: Path) -> bytes:
 
 
 def _make_key(path: Path) -> None:
-    """Write a new key where none is: to a private temporary file, then linked into place (fails if another
-    process won the race, so two processes never hold different keys)."""
+    """Write a new key where none is: to a private temporary file, then linked into place (fails if
+    another process won the race, so two processes never hold different keys)."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -101,17 +115,23 @@ def _mac(name: str, payload: bytes | memoryview) -> bytes:
 
 
 def read_signed(path: Path) -> memoryview | None:
-    """The payload of a cache file this user's cardgen wrote at `path`, or None (none, foreign, damaged, a link,
-    not a regular file, too large)."""
+    """The payload of a cache file this user's cardgen wrote at `path`, or None (none, foreign,
+    damaged, a link, not a regular file, too large)."""
     if link_in(path) is not None:
         return None  # never read through a link in the output tree (writing there is refused)
     try:  # not through a link, and not waiting on a FIFO planted in the cache's place
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES or info.st_size < len(MAGIC) + MAC_BYTES:
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or info.st_size > MAX_BYTES
+            or info.st_size < len(MAGIC) + MAC_BYTES
+        ):
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
             raw = fh.read(MAX_BYTES + 1)
@@ -123,14 +143,15 @@ def read_signed(path: Path) -> memoryview | None:
         return None
     start = len(MAGIC) + MAC_BYTES
     payload = memoryview(raw)[start:]
-    if not hmac.compare_digest(raw[len(MAGIC):start], _mac(path.name, payload)):
+    if not hmac.compare_digest(raw[len(MAGIC) : start], _mac(path.name, payload)):
         return None
     return payload
 
 
 class Store:
-    """One cache folder: named entries of plain data (get/put) or bytes (get_bytes/put_bytes), signed; off
-    (every get None, every put a no-op) when caches are switched off or there is no folder."""
+    """One cache folder: named entries of plain data (get/put) or bytes (get_bytes/put_bytes),
+    signed; off (every get None, every put a no-op) when caches are switched off or there is no
+    folder."""
 
     def __init__(self, folder: Path | None) -> None:
         self.root = folder
@@ -148,7 +169,8 @@ class Store:
         return read_signed(self.folder / name) if self.folder is not None else None
 
     def put_bytes(self, name: str, data: bytes, stale: str | None = None) -> bool:
-        """Keep `data` under `name`; with `stale` (a glob of the same cache under other keys) drop those."""
+        """Keep `data` under `name`; with `stale` (a glob of the same cache under other keys) drop
+        those."""
         if self.folder is None:
             return False
         return write_cache(self.folder / name, b"".join((MAGIC, _mac(name, data), data)), stale)
@@ -160,22 +182,33 @@ class Store:
             return None
         try:
             return marshal.loads(payload)
-        except (EOFError, ValueError, TypeError, MemoryError, RecursionError):  # signed, yet unreadable here
+        except (
+            EOFError,
+            ValueError,
+            TypeError,
+            MemoryError,
+            RecursionError,
+        ):  # signed, yet unreadable here
             return None
 
     def put(self, name: str, data: object, stale: str | None = None) -> bool:
-        """Keep plain data under `name` (False when it cannot be kept: off, unmarshallable, unwritable)."""
+        """Keep plain data under `name` (False when it cannot be kept: off, unmarshallable,
+        unwritable)."""
         if self.folder is None:
             return False
         try:
             payload = marshal.dumps(data)  # type: ignore[arg-type]
-        except (ValueError, RecursionError):  # not plain data, or nested too deep to keep: made again next time
+        except (
+            ValueError,
+            RecursionError,
+        ):  # not plain data, or nested too deep to keep: made again next time
             return False
         return self.put_bytes(name, payload, stale)
 
     def file(self, name: str) -> Path | None:
-        """A plain file another program reads (a picture the rulebook embeds), kept by put_file: its path when
-        its content is still what this user's cardgen wrote (its signature beside it, `name.sig`), else None."""
+        """A plain file another program reads (a picture the rulebook embeds), kept by put_file: its
+        path when its content is still what this user's cardgen wrote (its signature beside it,
+        `name.sig`), else None."""
         if self.folder is None:
             return None
         path, sig = self.folder / name, read_signed(self.folder / f"{name}.sig")
@@ -188,8 +221,9 @@ class Store:
         return path if same else None
 
     def put_file(self, name: str, data: bytes) -> Path:
-        """Write `data` as a plain file in the folder and sign it (signed only while caches are on: off, the
-        file is a working file, made again every time). Raises CardgenError where it cannot be written."""
+        """Write `data` as a plain file in the folder and sign it (signed only while caches are on:
+        off, the file is a working file, made again every time). Raises CardgenError where it cannot
+        be written."""
         if self.root is None:
             raise ValueError("a store without a folder keeps no files")
         from ..core.output import clear_place, refuse_links, write_atomic
@@ -202,7 +236,8 @@ class Store:
         return path
 
     def prune(self, pattern: str, keep: set[str]) -> None:
-        """Drop this store's files matching `pattern` that are not in `keep` (links and folders left alone)."""
+        """Drop this store's files matching `pattern` that are not in `keep` (links and folders left
+        alone)."""
         if self.folder is None or not self.folder.is_dir() or link_in(self.folder) is not None:
             return
         for old in self.folder.glob(pattern):

@@ -1,11 +1,14 @@
-"""Turn a cardgen module into a digest of the code it reaches (its import graph): what cache keys carry.
+"""Turn a cardgen module into a digest of the code it reaches (its import graph): what cache keys
+carry.
 
-A cache of something a stage computes is valid only for the code that computed it. Listing that code by
-hand goes stale the day a stage imports one more module; so the list is the import graph itself, read from
-the package's source (every `import`, at the top of a module or inside a function): the module, everything
-it imports, everything those import, and so on. A change to any of them (and a new cardgen version) gives
-another digest, so a warm cache never serves layouts, parses or findings made by other code.
+A cache of something a stage computes is valid only for the code that computed it. Listing that code
+by hand goes stale the day a stage imports one more module; so the list is the import graph itself,
+read from the package's source (every `import`, at the top of a module or inside a function): the
+module, everything it imports, everything those import, and so on. A change to any of them (and a
+new cardgen version) gives another digest, so a warm cache never serves layouts, parses or findings
+made by other code.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,8 +47,11 @@ def imports_of(name: str, source: str, known: dict[str, Path]) -> set[str]:
         else:
             target = module
         wanted.append(target)
-        wanted += [f"{target}.{n.split()[0]}" for n in names.strip("() \n").replace("\n", " ").split(",")
-                   if n.strip() and n.split()[0].isidentifier()]
+        wanted += [
+            f"{target}.{n.split()[0]}"
+            for n in names.strip("() \n").replace("\n", " ").split(",")
+            if n.strip() and n.split()[0].isidentifier()
+        ]
     for names in _IMPORT.findall(source):
         wanted += [n.split()[0] for n in names.split(",") if n.strip()]
     out: set[str] = set()
@@ -79,7 +85,8 @@ def reach(name: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def code_digest(*names: str, salt: str = "") -> str:
-    """A short digest of the code the modules `names` reach, cardgen's version and `salt` (a format number)."""
+    """A short digest of the code the modules `names` reach, cardgen's version and `salt` (a format
+    number)."""
     from .. import __version__
 
     known = modules()

@@ -1,11 +1,14 @@
-"""Turn a job into a forked twin process that runs it whenever asked, its memory (loaded caches, remembered
-compression, compiled pages) kept warm from one run to the next: a live rebuild (`build --watch`) does half
-of its work there, on the machine's second core, while this process does the other half.
+"""Turn a job into a forked twin process that runs it whenever asked, its memory (loaded caches,
+remembered compression, compiled pages) kept warm from one run to the next: a live rebuild (`build
+--watch`) does half of its work there, on the machine's second core, while this process does the
+other half.
 
-The twin is forked once, after the first build and before the file watcher starts (so no other thread is
-running), and ends when this process closes its pipe or exits. Anything going wrong with it (it died, it
-hit a bug) is `TwinLost`; the caller then does the work itself, so a rebuild never depends on the twin.
+The twin is forked once, after the first build and before the file watcher starts (so no other
+thread is running), and ends when this process closes its pipe or exits. Anything going wrong with
+it (it died, it hit a bug) is `TwinLost`; the caller then does the work itself, so a rebuild never
+depends on the twin.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,7 +25,8 @@ T = TypeVar("T")
 
 
 class TwinLost(Exception):
-    """The twin cannot answer: it died, its pipe broke, or its work raised something other than CardgenError."""
+    """The twin cannot answer: it died, its pipe broke, or its work raised something other than
+    CardgenError."""
 
 
 class Twin(Generic[T]):
@@ -33,8 +37,9 @@ class Twin(Generic[T]):
 
     @classmethod
     def fork(cls, work: Callable[[], T]) -> "Twin[T] | None":
-        """A twin that runs `work()` on each `ask`; None where one would not help or is unsafe: a single core,
-        no fork (Windows), or other Python threads running (a fork copies none of them, nor their locks)."""
+        """A twin that runs `work()` on each `ask`; None where one would not help or is unsafe: a
+        single core, no fork (Windows), or other Python threads running (a fork copies none of them,
+        nor their locks)."""
         if not forkable():
             return None
         mine, theirs = Pipe()
@@ -51,7 +56,8 @@ class Twin(Generic[T]):
         return cls(mine, pid)
 
     def ask(self) -> None:
-        """Start a run of the work in the twin (answers to earlier runs nobody read are dropped first)."""
+        """Start a run of the work in the twin (answers to earlier runs nobody read are dropped
+        first)."""
         try:
             while self.asked:
                 self.conn.recv()
@@ -63,7 +69,8 @@ class Twin(Generic[T]):
         self.asked += 1
 
     def answer(self) -> T:
-        """The result of the run asked for; its CardgenError is raised here as it would be in this process."""
+        """The result of the run asked for; its CardgenError is raised here as it would be in this
+        process."""
         try:
             kind, *value = self.conn.recv()
         except (EOFError, OSError) as exc:
@@ -80,7 +87,8 @@ class Twin(Generic[T]):
         raise TwinLost(f"the twin's work failed:\n{value[0]}")
 
     def close(self) -> None:
-        """Close the pipe: the twin ends once its current run (if any) has written its files, never halfway."""
+        """Close the pipe: the twin ends once its current run (if any) has written its files, never
+        halfway."""
         self.conn.close()
         try:
             os.waitpid(self.pid, os.WNOHANG)  # reaped now if it has ended already
@@ -90,7 +98,9 @@ class Twin(Generic[T]):
 
 def _serve(conn: Connection, work: Callable[[], object]) -> NoReturn:
     """The twin's loop: a run per request, its answer sent back, until the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the watch loop; the twin ends with its pipe
+    signal.signal(
+        signal.SIGINT, signal.SIG_IGN
+    )  # Ctrl-C belongs to the watch loop; the twin ends with its pipe
     try:
         while True:
             try:
@@ -108,6 +118,9 @@ def _serve(conn: Connection, work: Callable[[], object]) -> NoReturn:
                 conn.send(reply)
             except (OSError, ValueError):
                 break
-            settle()  # idle until the next request: free this run's garbage cycles, as the watch loop does
+            # idle until the next request: free this run's garbage cycles, as the watch loop does
+            settle()
     finally:
-        os._exit(0)  # never run this process's exit handlers (temporary folders, atexit) a second time
+        os._exit(
+            0
+        )  # never run this process's exit handlers (temporary folders, atexit) a second time

@@ -1,4 +1,6 @@
-"""The gallery in a real browser (Debian's Chromium through Playwright): filters, findings, live rebuilds."""
+"""The gallery in a real browser (Debian's Chromium through Playwright): filters, findings, live
+rebuilds."""
+
 from __future__ import annotations
 
 import shutil
@@ -15,9 +17,18 @@ from cardgen.live.serve import serve
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)"
+)
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +39,9 @@ def browser():
         b.close()
 
 
-def test_static_gallery_filters_and_findings(browser, fixture_ws: Workspace, tmp_path: Path) -> None:
+def test_static_gallery_filters_and_findings(
+    browser, fixture_ws: Workspace, tmp_path: Path
+) -> None:
     result = build_gallery(fixture_ws, "broken", out=tmp_path / "g")
     page = browser.new_page()
     requests: list[str] = []
@@ -49,7 +62,9 @@ def test_static_gallery_filters_and_findings(browser, fixture_ws: Workspace, tmp
     tile.click()
     assert "cards/broken/cards.yaml:17" in page.inner_text("#modal")  # the card's own source line
     assert page.locator(".banner.broken").count() >= 2
-    assert all(u.startswith("file:") or u.startswith("data:") for u in requests)  # nothing from the network
+    assert all(
+        u.startswith("file:") or u.startswith("data:") for u in requests
+    )  # nothing from the network
     page.close()
 
 
@@ -62,8 +77,12 @@ def _free_port() -> int:
 def test_live_server_follows_edits(browser, scratch_ws: Workspace) -> None:
     port = _free_port()
     stop = threading.Event()
-    thread = threading.Thread(target=serve, args=(scratch_ws, "clean", port), kwargs={"log": lambda m: None,
-                                                                                        "stop": stop}, daemon=True)
+    thread = threading.Thread(
+        target=serve,
+        args=(scratch_ws, "clean", port),
+        kwargs={"log": lambda m: None, "stop": stop},
+        daemon=True,
+    )
     thread.start()
     page = browser.new_page()
     try:
@@ -80,8 +99,12 @@ def test_live_server_follows_edits(browser, scratch_ws: Workspace) -> None:
         cards = scratch_ws.cards_dir("clean") / "cards.yaml"
         good = cards.read_text()
         cards.write_text(good.replace("name: Firestorm", "name: Firestorm Reborn"))
-        page.wait_for_selector(".tile:has-text('Firestorm Reborn')", timeout=2000)  # the edit shows within 2 s
-        cards.write_text(good.replace("- name: Tide Caller", "- name: [Tide Caller"))  # broken while typing
+        page.wait_for_selector(
+            ".tile:has-text('Firestorm Reborn')", timeout=2000
+        )  # the edit shows within 2 s
+        cards.write_text(
+            good.replace("- name: Tide Caller", "- name: [Tide Caller")
+        )  # broken while typing
         page.wait_for_selector(".banner.broken", timeout=3000)
         assert "cards/clean/cards.yaml" in page.inner_text(".banner.broken")
         cards.write_text(good)

@@ -1,4 +1,5 @@
 """Gallery, report and live server as data: pages, faces rendered once, error pages, busy ports."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,11 @@ from cardgen.live.serve import LiveGallery, open_server
 
 def page_data(path) -> dict:
     text = path.read_text()
-    return json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', text, re.S).group(1)
-                      .replace("<\\/", "</"))
+    return json.loads(
+        re.search(r'<script type="application/json" id="data">(.*?)</script>', text, re.S)
+        .group(1)
+        .replace("<\\/", "</")
+    )
 
 
 def rendered(result) -> int:  # type: ignore[no-untyped-def]
@@ -29,9 +33,12 @@ def rendered(result) -> int:  # type: ignore[no-untyped-def]
 def test_gallery_page_faces_and_incremental_rendering(scratch_ws: Workspace) -> None:
     first = build_gallery(scratch_ws, "clean")
     path = first.outputs[0].path
-    assert "gallery of 3 cards" in first.outputs[0].what and rendered(first) == 3
+    assert "gallery of 3 designs" in first.outputs[0].what and rendered(first) == 3
     data = page_data(path)
-    assert data["facets"] == ["faction", "kind", "rarity"] and data["values"]["faction"] == ["Red", "Blue"]
+    assert data["facets"] == ["faction", "kind", "rarity"] and data["values"]["faction"] == [
+        "Red",
+        "Blue",
+    ]
     firestorm = next(c for c in data["cards"] if c["id"] == "firestorm")
     assert firestorm["where"] == "cards/clean/cards.yaml:11" and firestorm["cost"] == 3
     assert (path.parent / firestorm["image"]).is_file()
@@ -48,8 +55,14 @@ def test_broken_game_shows_findings_and_unreadable_files(fixture_ws: Workspace, 
     result = build_gallery(fixture_ws, "broken", out=tmp_path / "g")
     data = page_data(result.outputs[0].path)
     typo = next(c for c in data["cards"] if c["id"] == "typo-faction")
-    assert any(f["code"] == "unknown-value" and f["where"] == "cards/broken/cards.yaml:18" for f in typo["findings"])
-    assert {b["where"].split(":")[0] for b in data["broken"]} >= {"cards/broken/syntax.yaml", "cards/broken/latin1.yaml"}
+    assert any(
+        f["code"] == "unknown-value" and f["where"] == "cards/broken/cards.yaml:18"
+        for f in typo["findings"]
+    )
+    assert {b["where"].split(":")[0] for b in data["broken"]} >= {
+        "cards/broken/syntax.yaml",
+        "cards/broken/latin1.yaml",
+    }
 
 
 def test_report_has_its_figures(tmp_path) -> None:
@@ -71,7 +84,10 @@ def test_live_gallery_survives_a_broken_model(scratch_ws: Workspace) -> None:
     good = model.read_text()
     model.write_text("game: [broken\n")
     live.rebuild()
-    assert "cannot be built right now" in (out / "index.html").read_text() and "cannot build" in logs[-1]
+    assert (
+        "cannot be built right now" in (out / "index.html").read_text()
+        and "cannot build" in logs[-1]
+    )
     model.write_text(good)
     live.rebuild()
     assert "Ember Guard" in (out / "index.html").read_text()
@@ -84,7 +100,9 @@ def test_busy_port_is_a_clear_error(tmp_path) -> None:
     sock.listen()
     port = sock.getsockname()[1]
     try:
-        with pytest.raises(CardgenError, match=f"port {port} is already in use; try --port {port + 1}"):
+        with pytest.raises(
+            CardgenError, match=f"port {port} is already in use; try --port {port + 1}"
+        ):
             open_server(tmp_path, "127.0.0.1", port)
     finally:
         sock.close()
@@ -120,9 +138,12 @@ def test_port_out_of_range(tmp_path, port: int) -> None:
         open_server(tmp_path, "127.0.0.1", port)
 
 
-def test_a_page_template_added_or_edited_during_a_session_is_used_at_once(scratch_ws: Workspace) -> None:
-    """Page environments are kept for the process (a live rebuild does not compile its pages again), yet a
-    workspace's own gallery template is picked up as soon as it appears, and again when it is edited."""
+def test_a_page_template_added_or_edited_during_a_session_is_used_at_once(
+    scratch_ws: Workspace,
+) -> None:
+    """Page environments are kept for the process (a live rebuild does not compile its pages again),
+    yet a workspace's own gallery template is picked up as soon as it appears, and again when it is
+    edited."""
     path = build_gallery(scratch_ws, "clean").outputs[0].path
     assert "Own page" not in path.read_text()
     own = scratch_ws.templates_dir("clean") / "gallery" / "index.html.j2"
@@ -131,6 +152,8 @@ def test_a_page_template_added_or_edited_during_a_session_is_used_at_once(scratc
     build_gallery(scratch_ws, "clean")
     assert path.read_text() == "<h1>Own page 3</h1>"
     own.write_text("<h1>Edited {{ data.cards | length }}</h1>")
-    os.utime(own, ns=(time.time_ns() + 2_000_000_000,) * 2)  # a later modification time, as an editor's save
+    os.utime(
+        own, ns=(time.time_ns() + 2_000_000_000,) * 2
+    )  # a later modification time, as an editor's save
     build_gallery(scratch_ws, "clean")
     assert path.read_text() == "<h1>Edited 3</h1>"

@@ -1,5 +1,7 @@
-"""Costs beyond one letter: hybrid symbols ({E/G}), multi-letter symbols ({St}), symbols that must match the
-card's factions, and numbering without a total — a fourth game written from the docs alone."""
+"""Costs beyond one letter: hybrid symbols ({E/G}), multi-letter symbols ({St}), symbols that must
+match the card's factions, and numbering without a total — a fourth game written from the docs
+alone."""
+
 from __future__ import annotations
 
 from cardgen.core.workspace import Workspace
@@ -15,7 +17,14 @@ LANTERN = TESTS / "fixtures" / "lantern"
 def test_the_fourth_game_validates_with_exactly_the_expected_finding() -> None:
     result = validate_game(Workspace.find(LANTERN), "lantern")
     assert [(f.file, f.line, f.code, f.card, f.message) for f in result.findings] == [
-        ("cards/lantern/cards.yaml", 10, "cost-faction", "tidecaller", "'E' belongs to Embers; the card is Tides")]
+        (
+            "cards/lantern/cards.yaml",
+            10,
+            "cost-faction",
+            "tidecaller",
+            "'E' belongs to Embers; the card is Tides",
+        )
+    ]
 
 
 def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
@@ -24,8 +33,13 @@ def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
     cost = parse_cost("{2}{E/G}{E/G}{St}", model.cost)
     assert cost.problems == [] and cost.total == 5 and cost.sequence == ["2", "E/G", "E/G", "St"]
     assert parse_cost("{E/Q}", model.cost).problems  # a half the game does not have
-    icons = [a.text for p in parse("Pay {E/G} or {St} or {e/g}.", RichRules.from_model(model)) for w in p for a in w
-             if a.icon]
+    icons = [
+        a.text
+        for p in parse("Pay {E/G} or {St} or {e/g}.", RichRules.from_model(model))
+        for w in p
+        for a in w
+        if a.icon
+    ]
     assert icons == ["E/G", "St", "E/G"]
 
 
@@ -41,14 +55,24 @@ def test_deck_rules_as_data_copy_limits_distinct_values_and_named_formats(tmp_pa
     def codes(text: str, rules: str | None = None) -> list[tuple[int, str]]:
         path = tmp_path / "deck.txt"
         path.write_text(text)
-        return [(f.line, f.code) for f in check_deck(read_deck(path, "deck.txt", dialect_for(model)), model,
-                                                        result.catalog, None, rules) if str(f.severity) == "error"]
+        return [
+            (f.line, f.code)
+            for f in check_deck(
+                read_deck(path, "deck.txt", dialect_for(model)), model, result.catalog, None, rules
+            )
+            if str(f.severity) == "error"
+        ]
 
     constructed = "3 Ashgrove Warden\n2 Stone Idol\n1 Tidecaller\n"
-    assert codes(constructed) == [(2, "deck-copies"), (2, "deck-distinct")]  # a Relic twice; a third suit
+    assert codes(constructed) == [
+        (2, "deck-copies"),
+        (2, "deck-distinct"),
+    ]  # a Relic twice; a third suit
     assert codes("3 Ashgrove Warden\n3 Ashgrove Warden\n", "constructed") == [(1, "deck-copies")]
     draft = "# rules: draft\n3 Ashgrove Warden\n1 Stone Idol\n"
-    assert codes(draft) == [(3, "deck-distinct")]  # Embers, Groves and Stones; the draft minimum of 4 is met
+    assert codes(draft) == [
+        (3, "deck-distinct")
+    ]  # Embers, Groves and Stones; the draft minimum of 4 is met
     assert codes(draft.replace("1 Stone", "1 Ashgrove Warden\n# 1 Stone")) == []
     import pytest
 

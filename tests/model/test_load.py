@@ -1,4 +1,5 @@
 """The game model loader: a broken model gives located findings, never an exception."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +11,17 @@ from cardgen.model.load import load_model
 def test_clean_model_loads(fixture_ws: Workspace) -> None:
     model, findings = load_model(fixture_ws.model_path("clean"), "game.yaml", "clean")
     assert findings == [] and model is not None
-    assert list(model.fields) == ["name", "cost", "faction", "kind", "text", "power", "rarity", "number", "art"]
+    assert list(model.fields) == [
+        "name",
+        "cost",
+        "faction",
+        "kind",
+        "text",
+        "power",
+        "rarity",
+        "number",
+        "art",
+    ]
     assert model.vocabularies["kind"].lookup("sorcery")[1] == "alias"
     assert [s.letter for s in model.cost.symbols] == ["R", "U"]
     assert model.collation[0].rarities["common"].copies == 2
@@ -26,6 +37,7 @@ def test_broken_model_findings(fixture_ws: Workspace) -> None:
         (10, "model-unknown-field"),
         (13, "model-value"),
         (16, "model-duplicate"),
+        (17, "model-unknown-field"),  # numbering reads 'number', a field the model lacks
         (18, "model-value"),
         (20, "model-unit"),
         (21, "model-unit"),

@@ -1,4 +1,6 @@
-"""Pod draft simulation: every dealt card picked once, full pools, packs passed by the stated rule."""
+"""Pod draft simulation: every dealt card picked once, full pools, packs passed by the stated
+rule."""
+
 from __future__ import annotations
 
 import csv
@@ -48,7 +50,9 @@ def test_packs_move_by_the_passing_rule(drafted) -> None:
 
 def test_left_rule_matches_the_field_notes() -> None:
     assert [holder(0, t, 8, "left") for t in range(9)] == [0, 7, 6, 5, 4, 3, 2, 1, 0]
-    assert holder(2, 8, 8, "left") == holder(2, 0, 8, "left")  # picks t and t + 8 come from one pack
+    assert holder(2, 8, 8, "left") == holder(
+        2, 0, 8, "left"
+    )  # picks t and t + 8 come from one pack
     assert [holder(0, t, 8, "right") for t in range(3)] == [0, 1, 2]
 
 
@@ -58,7 +62,14 @@ def test_draft_cli_csv_and_json_are_replayable() -> None:
     out = runner.invoke(main, base + ["--format", "csv"]).stdout
     assert out == runner.invoke(main, base + ["--format", "csv"]).stdout
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert len(rows) == 3 * 45 and set(rows[0]) == {"seed", "seat", "pack_number", "pick_number", "pick", "pack",
-                                                    "pool"}
+    assert len(rows) == 3 * 45 and set(rows[0]) == {
+        "seed",
+        "seat",
+        "pack_number",
+        "pick_number",
+        "pick",
+        "pack",
+        "pool",
+    }
     data = json.loads(runner.invoke(main, base + ["--format", "json"]).stdout)
     assert [len(s["picks"]) for s in data["seats"]] == [45, 45, 45]

@@ -1,10 +1,12 @@
-"""Packs are independent, not only right on average: distinct sets, pair co-occurrence, repeats, positions.
+"""Packs are independent, not only right on average: distinct sets, pair co-occurrence, repeats,
+positions.
 
-The format is the one a designer reported: 14-card packs of 10 commons (of 36), 3 uncommons and a rare
-slot in which a mythic replaces the rare one time in eight. The old dealer (systematic sampling over a
-layout reused for 1,024 packs) had exact per-card odds and dealt a handful of different packs; the tests
-below show it fails the joint tests that the current dealer passes.
+The format is the one a designer reported: 14-card packs of 10 commons (of 36), 3 uncommons and a
+rare slot in which a mythic replaces the rare one time in eight. The old dealer (systematic sampling
+over a layout reused for 1,024 packs) had exact per-card odds and dealt a handful of different
+packs; the tests below show it fails the joint tests that the current dealer passes.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,24 +22,34 @@ from cardgen.core.workspace import Workspace
 from cardgen.load.card import Card
 from cardgen.model.packs import PackFormat, Sheet, Slot, Variant, load_format
 from cardgen.packs.deal import SlotSampler, deal
-from cardgen.packs.stats import exhaust_joint, exhaust_stats, slot_joint, slot_stats
+from cardgen.packs.joint import exhaust_joint, slot_joint
+from cardgen.packs.stats import exhaust_stats, slot_stats
 from cardgen.project.loaded import load_game
 
 from ..conftest import REPO
 
 
 def _cards(prefix: str, n: int) -> list[Card]:
-    return [Card(f"{prefix}{i:02}", {"name": f"{prefix}{i:02}"}, "x.yaml", i + 1, 1) for i in range(n)]
+    return [
+        Card(f"{prefix}{i:02}", {"name": f"{prefix}{i:02}"}, "x.yaml", i + 1, 1) for i in range(n)
+    ]
 
 
 def booster() -> PackFormat:
-    sheets = {"common": Sheet("common", _cards("c", 36), [1] * 36),
-              "uncommon": Sheet("uncommon", _cards("u", 20), [1] * 20),
-              "rare": Sheet("rare", _cards("r", 12), [1] * 12),
-              "mythic": Sheet("mythic", _cards("m", 4), [1] * 4)}
+    sheets = {
+        "common": Sheet("common", _cards("c", 36), [1] * 36),
+        "uncommon": Sheet("uncommon", _cards("u", 20), [1] * 20),
+        "rare": Sheet("rare", _cards("r", 12), [1] * 12),
+        "mythic": Sheet("mythic", _cards("m", 4), [1] * 4),
+    }
     common = [Slot("common", 10), Slot("uncommon", 3)]
-    return PackFormat("booster", "slots", 14, sheets=sheets,
-                      variants=[Variant(7, common + [Slot("rare", 1)]), Variant(1, common + [Slot("mythic", 1)])])
+    return PackFormat(
+        "booster",
+        "slots",
+        14,
+        sheets=sheets,
+        variants=[Variant(7, common + [Slot("rare", 1)]), Variant(1, common + [Slot("mythic", 1)])],
+    )
 
 
 def draws(fmt: PackFormat, packs: int, seed: int) -> list:
@@ -52,8 +64,15 @@ def test_a_thousand_packs_are_different_and_every_pair_of_commons_meets(seed: in
     common = next(s for s in joint.slots if s.sheet == "common")
     assert common.draws == 1000 and common.distinct >= 995
     assert common.pairs_seen == common.pairs == 630
-    tests = {(s.sheet, t.name): t for s in joint.slots for t in s.tests} | {("", t.name): t for t in joint.tests}
-    for key in [("common", "pairs"), ("common", "positions"), ("uncommon", "pairs"), ("", "consecutive")]:
+    tests = {(s.sheet, t.name): t for s in joint.slots for t in s.tests} | {
+        ("", t.name): t for t in joint.tests
+    }
+    for key in [
+        ("common", "pairs"),
+        ("common", "positions"),
+        ("uncommon", "pairs"),
+        ("", "consecutive"),
+    ]:
         assert tests[key].p is not None and tests[key].p > 0.001, (key, tests[key])
     assert joint.distinct_packs == 1000 and joint.players_with_repeat == 0
 
@@ -62,7 +81,9 @@ def test_exact_marginals_survive_the_change() -> None:
     fmt = booster()
     stats = slot_stats(fmt, 20_000, seed=9)
     assert stats.duplicate_rate == 0 and all(s.p >= 0.001 for s in stats.sheets)
-    assert abs(stats.observed["m00"] / 20_000 - 1 / 32) < 0.004  # a mythic: 1/8 of packs, 1 of 4 mythics
+    assert (
+        abs(stats.observed["m00"] / 20_000 - 1 / 32) < 0.004
+    )  # a mythic: 1/8 of packs, 1 of 4 mythics
 
 
 def test_no_player_opens_the_same_pack_twice_in_a_thousand_eight_player_drafts() -> None:
@@ -78,7 +99,8 @@ def test_no_player_opens_the_same_pack_twice_in_a_thousand_eight_player_drafts()
 
 
 def old_systematic(fmt: PackFormat, packs: int, seed: int, reshuffle: int = 1024) -> list:
-    """The dealer cardgen had: k points W/k apart from one random start over a layout kept for many packs."""
+    """The dealer cardgen had: k points W/k apart from one random start over a layout kept for many
+    packs."""
     rng = random.Random(seed)
     layouts: dict[str, tuple[list[str], list[int], int]] = {}
     out = []
@@ -98,7 +120,12 @@ def old_systematic(fmt: PackFormat, packs: int, seed: int, reshuffle: int = 1024
             ids, bounds, total = layouts[slot.sheet]
             start = rng.randrange(total)
             k = slot.count
-            pack.append((slot.sheet, [ids[bisect_right(bounds, (start + t * total) // k)] for t in range(k)]))
+            pack.append(
+                (
+                    slot.sheet,
+                    [ids[bisect_right(bounds, (start + t * total) // k)] for t in range(k)],
+                )
+            )
         out.append(pack)
     return out
 
@@ -124,16 +151,22 @@ def test_a_dealer_that_sorts_its_picks_fails_the_position_test() -> None:
 def test_a_dealer_that_repeats_the_previous_pack_fails_the_consecutive_test() -> None:
     fmt = booster()
     drawn = draws(fmt, 1000, 4)
-    drawn = [drawn[i - (i % 2)] for i in range(len(drawn))]  # every second pack a copy of the one before
+    drawn = [
+        drawn[i - (i % 2)] for i in range(len(drawn))
+    ]  # every second pack a copy of the one before
     joint = slot_joint(fmt, drawn)
-    assert joint.distinct_packs == 500 and joint.pods_with_repeat == joint.pods  # neighbours sit side by side
+    assert (
+        joint.distinct_packs == 500 and joint.pods_with_repeat == joint.pods
+    )  # neighbours sit side by side
     consecutive = next(t for t in joint.tests if t.name == "consecutive")
     assert consecutive.p is not None and consecutive.p < 1e-6
 
 
 def test_unequal_weights_keep_exact_odds_and_meet_every_pair() -> None:
     mixed = Sheet("mixed", _cards("x", 15), [3] * 5 + [1] * 10)
-    fmt = PackFormat("mixed", "slots", 4, sheets={"mixed": mixed}, variants=[Variant(1, [Slot("mixed", 4)])])
+    fmt = PackFormat(
+        "mixed", "slots", 4, sheets={"mixed": mixed}, variants=[Variant(1, [Slot("mixed", 4)])]
+    )
     stats = slot_stats(fmt, 20_000, seed=5)
     assert stats.duplicate_rate == 0 and all(s.p >= 0.001 for s in stats.sheets)
     assert stats.joint is not None
@@ -164,7 +197,7 @@ def test_a_clustered_exhaust_dealer_fails_the_pair_test(power_trip) -> None:
         order = [c.id for c, n in fmt.pool for _ in range(n)]
         start = rng.randrange(len(order))
         order = order[start:] + order[:start]
-        packs = [order[i * 15:(i + 1) * 15] for i in range(12)]
+        packs = [order[i * 15 : (i + 1) * 15] for i in range(12)]
         pods.append([tuple(p) for p in packs])
     pair = exhaust_joint(fmt, pods, 4).tests[0]
     assert pair.p is not None and pair.p < 1e-6
@@ -175,7 +208,7 @@ vocabularies:
   rarity: [common, uncommon, rare, mythic]
 fields:
   name: {type: text, required: true}
-  rarity: {type: enum, vocab: rarity, required: true}
+  rarity: {type: enum, vocab: rarity, required: true, role: rarity}
 collation:
   - name: All
     where: {}
@@ -192,8 +225,10 @@ packs:
       rare: {where: {rarity: rare}}
       mythic: {where: {rarity: mythic}}
     variants:
-      - {weight: 7, slots: [{sheet: common, count: 10}, {sheet: uncommon, count: 3}, {sheet: rare, count: 1}]}
-      - {weight: 1, slots: [{sheet: common, count: 10}, {sheet: uncommon, count: 3}, {sheet: mythic, count: 1}]}
+      - weight: 7
+        slots: [{sheet: common, count: 10}, {sheet: uncommon, count: 3}, {sheet: rare, count: 1}]
+      - weight: 1
+        slots: [{sheet: common, count: 10}, {sheet: uncommon, count: 3}, {sheet: mythic, count: 1}]
 """
 
 
@@ -202,15 +237,19 @@ def draft_night(tmp_path):
     (tmp_path / "rules" / "night").mkdir(parents=True)
     (tmp_path / "rules" / "night" / "game.yaml").write_text(GAME)
     (tmp_path / "cards" / "night").mkdir(parents=True)
-    lines = [f"- {{name: {r.title()} {i:02}, rarity: {r}}}"
-             for r, n in (("common", 36), ("uncommon", 20), ("rare", 12), ("mythic", 4)) for i in range(n)]
+    lines = [
+        f"- {{name: {r.title()} {i:02}, rarity: {r}}}"
+        for r, n in (("common", 36), ("uncommon", 20), ("rare", 12), ("mythic", 4))
+        for i in range(n)
+    ]
     (tmp_path / "cards" / "night" / "cards.yaml").write_text("\n".join(lines) + "\n")
     return tmp_path
 
 
 def test_packs_stats_reports_the_joint_figures(draft_night) -> None:
-    result = CliRunner().invoke(main, ["--root", str(draft_night), "packs", "night", "--seed", "1",
-                                       "--stats", "1000"])
+    result = CliRunner().invoke(
+        main, ["--root", str(draft_night), "packs", "night", "--seed", "1", "--stats", "1000"]
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "joint distribution" in out
@@ -221,8 +260,21 @@ def test_packs_stats_reports_the_joint_figures(draft_night) -> None:
 
 
 def test_a_deal_from_the_model_gives_players_different_packs(draft_night) -> None:
-    result = CliRunner().invoke(main, ["--root", str(draft_night), "packs", "night", "--seed", "7",
-                                       "--players", "8", "--format", "json"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--root",
+            str(draft_night),
+            "packs",
+            "night",
+            "--seed",
+            "7",
+            "--players",
+            "8",
+            "--format",
+            "json",
+        ],
+    )
     data = json.loads(result.stdout)
     assert len(data["packs"]) == 24 and all(len(p["cards"]) == 14 for p in data["packs"])
     commons = [frozenset(c for c in p["cards"] if c.startswith("common")) for p in data["packs"]]

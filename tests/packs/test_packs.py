@@ -1,4 +1,6 @@
-"""Packs are fair and replayable: exact print runs, no duplicates by construction, exact slot marginals."""
+"""Packs are fair and replayable: exact print runs, no duplicates by construction, exact slot
+marginals."""
+
 from __future__ import annotations
 
 import json
@@ -31,7 +33,11 @@ def test_power_trip_pool_is_the_print_run_without_resources_and_tokens(power_tri
     loaded, fmt = power_trip
     kinds = {k for card, _ in fmt.pool for k in card.values("kinds")}
     assert "Resource" not in kinds and "Token" not in kinds
-    assert fmt.pack_size == 15 and fmt.packs_per_player == 3 and fmt.passes == ["right", "left", "right"]
+    assert (
+        fmt.pack_size == 15
+        and fmt.packs_per_player == 3
+        and fmt.passes == ["right", "left", "right"]
+    )
     assert dict((c.id, n) for c, n in fmt.pool)["hulking-demon"] == 2  # a common: two copies
 
 
@@ -57,7 +63,9 @@ def test_stats_count_the_dealer_that_packs_uses(power_trip) -> None:
     for seed in (0, 7, 12345):
         one = deal(fmt, "power-trip", 4, seed)
         batch, rest = exhaust_pods(fmt, items, 12, np.random.default_rng(seed), 1)
-        assert [p.cards for p in one.packs] == [[ids[i] for i in pack] for pack in batch[0].tolist()]
+        assert [p.cards for p in one.packs] == [
+            [ids[i] for i in pack] for pack in batch[0].tolist()
+        ]
         assert one.leftover == sorted(ids[i] for i in rest[0].tolist())
     many, _ = exhaust_pods(fmt, items, 12, np.random.default_rng(1), 500)
     counts = PodCounts(len(ids), 4)
@@ -84,26 +92,40 @@ def test_same_seed_same_bytes_different_seed_different_packs() -> None:
     assert a == b and a != c
     data = json.loads(a)
     assert set(data) >= {"game", "seed", "version", "spec_hash", "players", "packs"}
-    assert data["seed"] == 11 and data["packs"][0] == {**data["packs"][0], "player": 1, "round": 1, "pass": "right"}
+    assert data["seed"] == 11 and data["packs"][0] == {
+        **data["packs"][0],
+        "player": 1,
+        "round": 1,
+        "pass": "right",
+    }
 
 
 def test_random_seed_is_printed(tmp_path) -> None:
-    result = CliRunner().invoke(main, ["--root", str(REPO), "packs", "power-trip", "--players", "2", "--out",
-                                       str(tmp_path)])
+    result = CliRunner().invoke(
+        main, ["--root", str(REPO), "packs", "power-trip", "--players", "2", "--out", str(tmp_path)]
+    )
     seed = int(result.stderr.split("seed ")[1].split()[0])
     assert f"replay with --seed {seed}" in result.stderr
     assert json.loads((tmp_path / f"packs-{seed}.json").read_text())["seed"] == seed
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--players", "0"], "0 is not in the range 1<=x<=10000"),
-    (["--players", "5", "--print-runs", "1000000000"], "1000000000 is not in the range 1<=x<=1000"),
-    (["--players", "9"], "one run supports at most 4 players; use --print-runs 2"),
-    (["--seed", "abc"], "is not a valid integer"),
-    (["--pack-format", "drfat"], "did you mean 'draft'?"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--players", "0"], "0 is not in the range 1<=x<=10000"),
+        (
+            ["--players", "5", "--print-runs", "1000000000"],
+            "1000000000 is not in the range 1<=x<=1000",
+        ),
+        (["--players", "9"], "one run supports at most 4 players; use --print-runs 2"),
+        (["--seed", "abc"], "is not a valid integer"),
+        (["--pack-format", "drfat"], "did you mean 'draft'?"),
+    ],
+)
 def test_bad_input_is_one_message_and_exit_2(tmp_path, args: list[str], message: str) -> None:
-    result = CliRunner().invoke(main, ["--root", str(REPO), "packs", "power-trip", "--out", str(tmp_path), *args])
+    result = CliRunner().invoke(
+        main, ["--root", str(REPO), "packs", "power-trip", "--out", str(tmp_path), *args]
+    )
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
 
@@ -113,16 +135,21 @@ def _fake(name: str, n: int) -> list[Card]:
 
 
 def trap_format() -> PackFormat:
-    """Commons at weight 2, rares at weight 1, one 10-card slot: the known 1.84 : 1 trap for rerolling."""
+    """Commons at weight 2, rares at weight 1, one 10-card slot: the known 1.84 : 1 trap for
+    rerolling."""
     commons, rares = _fake("c", 20), _fake("r", 20)
     sheet = Sheet("all", commons + rares, [2] * 20 + [1] * 20)
-    return PackFormat("trap", "slots", 10, sheets={"all": sheet}, variants=[Variant(1, [Slot("all", 10)])])
+    return PackFormat(
+        "trap", "slots", 10, sheets={"all": sheet}, variants=[Variant(1, [Slot("all", 10)])]
+    )
 
 
 def test_slot_marginals_are_exact_fractions_and_observed_over_100k_packs() -> None:
     fmt = trap_format()
     exact = fmt.expected()
-    assert exact["c0"] == Fraction(1, 3) and exact["r0"] == Fraction(1, 6)  # 10·2/60 and 10·1/60: 2 : 1
+    assert exact["c0"] == Fraction(1, 3) and exact["r0"] == Fraction(
+        1, 6
+    )  # 10·2/60 and 10·1/60: 2 : 1
     stats = slot_stats(fmt, 100_000, seed=2024)
     assert stats.duplicate_rate == 0
     commons = sum(stats.observed[f"c{i}"] for i in range(20))
@@ -148,10 +175,18 @@ def test_reroll_trap_would_fail_the_same_test() -> None:
 
 def test_impossible_unique_spec_is_refused_before_dealing() -> None:
     loaded = load_game(Workspace.find(FIXTURE_WS), "clean")
-    loaded.model.packs = {"bad": {"mode": "slots", "sheets": {"s": {"where": {"rarity": "common"}}},
-                                  "slots": [{"sheet": "s", "count": 2}]}}
+    loaded.model.packs = {
+        "bad": {
+            "mode": "slots",
+            "sheets": {"s": {"where": {"rarity": "common"}}},
+            "slots": [{"sheet": "s", "count": 2}],
+        }
+    }
     # two commons, each with two copies of four: two draws would need each 1 time: allowed
-    assert load_format(loaded.model, loaded.catalog, "bad").expected() == {"ember-guard": 1, "tide-caller": 1}
+    assert load_format(loaded.model, loaded.catalog, "bad").expected() == {
+        "ember-guard": 1,
+        "tide-caller": 1,
+    }
     loaded.model.packs["bad"]["slots"] = [{"sheet": "s", "count": 3}]
     with pytest.raises(CardgenError, match="only 2 different cards"):
         load_format(loaded.model, loaded.catalog, "bad")
@@ -161,13 +196,45 @@ def test_impossible_unique_spec_is_refused_before_dealing() -> None:
 
 
 def test_slots_mode_from_the_model(tmp_path) -> None:
-    result = CliRunner().invoke(main, ["--root", str(FIXTURE_WS), "packs", "clean", "--pack-format", "booster",
-                                       "--players", "3", "--seed", "5", "--format", "json"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--root",
+            str(FIXTURE_WS),
+            "packs",
+            "clean",
+            "--pack-format",
+            "booster",
+            "--players",
+            "3",
+            "--seed",
+            "5",
+            "--format",
+            "json",
+        ],
+    )
     data = json.loads(result.stdout)
-    assert data["expected_per_pack"] == {"ember-guard": "1/2", "firestorm": "1", "tide-caller": "1/2"}
+    assert data["expected_per_pack"] == {
+        "ember-guard": "1/2",
+        "firestorm": "1",
+        "tide-caller": "1/2",
+    }
     assert all(len(p["cards"]) == 2 and "firestorm" in p["cards"] for p in data["packs"])
-    stats = CliRunner().invoke(main, ["--root", str(FIXTURE_WS), "packs", "clean", "--pack-format", "booster",
-                                      "--seed", "1", "--stats", "20000"])
+    stats = CliRunner().invoke(
+        main,
+        [
+            "--root",
+            str(FIXTURE_WS),
+            "packs",
+            "clean",
+            "--pack-format",
+            "booster",
+            "--seed",
+            "1",
+            "--stats",
+            "20000",
+        ],
+    )
     assert "consistent with the exact expectation" in stats.output and "1/2" in stats.output
 
 
@@ -179,26 +246,59 @@ def test_sampler_layout_reshuffles_keep_marginals() -> None:
 
 
 def test_stats_write_a_table_and_a_picture(tmp_path) -> None:
-    result = CliRunner().invoke(main, ["--root", str(FIXTURE_WS), "packs", "clean", "--pack-format", "booster",
-                                       "--seed", "3", "--stats", "2000", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--root",
+            str(FIXTURE_WS),
+            "packs",
+            "clean",
+            "--pack-format",
+            "booster",
+            "--seed",
+            "3",
+            "--stats",
+            "2000",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0
     assert (tmp_path / "stats-3.png").read_bytes().startswith(b"\x89PNG")
     assert "chi-square" in (tmp_path / "stats-3.txt").read_text()
 
 
 def test_every_card_of_a_pack_sheet_carries_its_pack_code(tmp_path) -> None:
-    """Cut pack sheets can be sorted back into packs: each card shows 'P<player> R<round> · seed <seed>' on its
-    back; the summary counts sheets, not packs."""
+    """Cut pack sheets can be sorted back into packs: each card shows 'P<player> R<round> · seed
+    <seed>' on its back; the summary counts sheets, not packs."""
     import io
 
     from pypdf import PdfReader
 
-    result = CliRunner().invoke(main, ["--root", str(REPO), "packs", "power-trip", "--players", "2", "--seed", "7",
-                                       "--sheets", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--root",
+            str(REPO),
+            "packs",
+            "power-trip",
+            "--players",
+            "2",
+            "--seed",
+            "7",
+            "--sheets",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    assert "6 packs to print, each starting a new sheet (12 sheets)" in result.output  # 15 cards: 9 + 6 per pack
+    assert (
+        "6 packs to print, each starting a new sheet (12 sheets)" in result.output
+    )  # 15 cards: 9 + 6 per pack
     reader = PdfReader(io.BytesIO((tmp_path / "packs-7.pdf").read_bytes()))
-    texts = [page.extract_text() for page in reader.pages[:4]]  # pack P1 R1: fronts, backs, fronts, backs
+    texts = [
+        page.extract_text() for page in reader.pages[:4]
+    ]  # pack P1 R1: fronts, backs, fronts, backs
     assert [t.count("P1 R1 · seed 7") for t in texts] == [0, 9, 0, 6]
     assert "P1 R2" in reader.pages[5].extract_text()
 
@@ -213,8 +313,12 @@ def test_without_duplex_the_pack_code_goes_on_the_front() -> None:
 
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     cards = [(card, 1) for card in studio.check.catalog.cards]
-    run = sheet_bytes(studio, SheetOptions(duplex="none"), cards, groups=[("pack 1", 2, "P1 R1 · seed 3"),
-                                                                          ("pack 2", len(cards) - 2, "P2 R1 · seed 3")])
+    run = sheet_bytes(
+        studio,
+        SheetOptions(duplex="none"),
+        cards,
+        groups=[("pack 1", 2, "P1 R1 · seed 3"), ("pack 2", len(cards) - 2, "P2 R1 · seed 3")],
+    )
     texts = [page.extract_text() for page in PdfReader(io.BytesIO(run.pdf)).pages]
     assert len(texts) == 2 and texts[0].count("P1 R1 · seed 3") == 2 and "P2 R1" not in texts[0]
     assert texts[1].count("P2 R1 · seed 3") == len(cards) - 2

@@ -1,5 +1,6 @@
-"""One face per template of each bundled game, rasterised at 100 dpi and compared with a golden reviewed as an
-image before it was committed (tests/goldens/face-*.png)."""
+"""One face per template of each bundled game, rasterised at 100 dpi and compared with a golden
+reviewed as an image before it was committed (tests/goldens/face-*.png)."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,11 +14,16 @@ from ..goldens import check_golden
 
 # (game, card, which face): a card chosen to show each template at its busiest
 FACES = [
-    ("power-trip", "Carnage Dancer", "front"), ("power-trip", "Carnage Dancer", "back"),
-    ("power-trip", "Dark Resource", "back"), ("power-trip", "Setting Sun, Waxing Moon", "front"),
-    ("aether-duel", "Mire Hydra", "front"), ("aether-duel", "Mire Hydra", "back"),
-    ("aether-duel", "Balance of Terror", "front"), ("aether-duel", "Balance of Terror", "back"),
-    ("ivion", "Warrior's Slash", "front"), ("ivion", "Warrior's Slash", "back"),
+    ("power-trip", "Carnage Dancer", "front"),
+    ("power-trip", "Carnage Dancer", "back"),
+    ("power-trip", "Dark Resource", "back"),
+    ("power-trip", "Setting Sun, Waxing Moon", "front"),
+    ("aether-duel", "Mire Hydra", "front"),
+    ("aether-duel", "Mire Hydra", "back"),
+    ("aether-duel", "Balance of Terror", "front"),
+    ("aether-duel", "Balance of Terror", "back"),
+    ("ivion", "Warrior's Slash", "front"),
+    ("ivion", "Warrior's Slash", "back"),
 ]
 
 
@@ -35,5 +41,10 @@ def test_face_matches_its_golden(studios, regen: bool, game: str, card: str, sid
     face = front if side == "front" else back
     assert face is not None
     png = next(iter(render_pngs([face], studio.fonts, studio.model, dpi=100, workers=1)))  # type: ignore[attr-defined]
-    check_golden(f"face-{game}-{face.template.name}-{card.lower().replace(' ', '-').replace(',', '').replace(chr(39), '')}"
-                 f".png", png, regen)
+    check_golden(
+        f"face-{game}-{face.template.name}-"
+        f"{card.lower().replace(' ', '-').replace(',', '').replace(chr(39), '')}"
+        f".png",
+        png,
+        regen,
+    )

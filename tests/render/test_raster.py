@@ -1,4 +1,6 @@
-"""PNG export: exact vendor canvases, recorded DPI, identical bytes, and one low-resolution golden."""
+"""PNG export: exact vendor canvases, recorded DPI, identical bytes, and one low-resolution
+golden."""
+
 from __future__ import annotations
 
 import io
@@ -8,7 +10,7 @@ from PIL import Image, ImageChops
 
 from cardgen.core.errors import CardgenError
 from cardgen.core.workspace import Workspace
-from cardgen.printrun.printing import PngOptions, export_pngs
+from cardgen.printrun.pngs import PngOptions, export_pngs
 from cardgen.project.studio import open_studio
 from cardgen.render.raster import render_pngs
 
@@ -23,9 +25,13 @@ def studio():
     return open_studio(Workspace.find(FIXTURE_WS), "clean")
 
 
-@pytest.mark.parametrize("name,size", [("tgc", (825, 1125)), ("mpc", (822, 1122)), ("tgc-poker", (825, 1125))])
+@pytest.mark.parametrize(
+    "name,size", [("tgc", (825, 1125)), ("mpc", (822, 1122)), ("tgc-poker", (825, 1125))]
+)
 def test_presets_give_exact_canvases(tmp_path, studio, name: str, size: tuple[int, int]) -> None:
-    result = export_pngs(studio, PngOptions(preset=name, only="card.name == 'Tide Caller'"), tmp_path)
+    result = export_pngs(
+        studio, PngOptions(preset=name, only="card.name == 'Tide Caller'"), tmp_path
+    )
     assert sorted(p.path.name for p in result.outputs) == ["back-back.png", "tide-caller.png"]
     for out in result.outputs:
         with Image.open(out.path) as im:
@@ -46,16 +52,21 @@ def test_png_bytes_are_reproducible_and_match_the_golden(studio, regen: bool) ->
     assert first == again
     if regen:
         GOLDEN.write_bytes(first)
-    assert GOLDEN.exists(), "no golden yet: run pytest --regen-goldens and look at the image before committing it"
+    assert GOLDEN.exists(), (
+        "no golden yet: run pytest --regen-goldens and look at the image before committing it"
+    )
     got = Image.open(io.BytesIO(first)).convert("RGB")
     want = Image.open(GOLDEN).convert("RGB")
     assert got.size == want.size == (196, 267)
     diff = ImageChops.difference(got, want).convert("L")
     changed = sum(diff.histogram()[49:])
     if changed >= 0.01 * got.size[0] * got.size[1]:
-        FAILED.mkdir(parents=True, exist_ok=True)  # what a reviewer needs: the picture, and where it differs
+        FAILED.mkdir(
+            parents=True, exist_ok=True
+        )  # what a reviewer needs: the picture, and where it differs
         got.save(FAILED / f"actual-{GOLDEN.name}")
         diff.point(lambda v: 255 if v > 48 else 0).save(FAILED / f"diff-{GOLDEN.name}")
     assert changed < 0.01 * got.size[0] * got.size[1], (
         f"{changed} pixels differ; see {FAILED}/actual-{GOLDEN.name} and diff-{GOLDEN.name}; "
-        "rerun with --regen-goldens if intended")
+        "rerun with --regen-goldens if intended"
+    )

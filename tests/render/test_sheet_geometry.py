@@ -1,5 +1,7 @@
-"""Print-sheet geometry read back from the PDF: a two-size game on A4 and Letter, both layouts. Placements,
-crop-mark lengths and their distance to the paper edge, captions inside the printable area."""
+"""Print-sheet geometry read back from the PDF: a two-size game on A4 and Letter, both layouts.
+Placements, crop-mark lengths and their distance to the paper edge, captions inside the printable
+area."""
+
 from __future__ import annotations
 
 import io
@@ -23,7 +25,9 @@ NUM = r"(-?[\d.]+)"
 
 @dataclass
 class Sheet:
-    forms: list[tuple[float, float, float, float, str]]  # x, y of the form origin, form width, height, name
+    forms: list[
+        tuple[float, float, float, float, str]
+    ]  # x, y of the form origin, form width, height, name
     clips: list[tuple[float, float, float, float]]
     marks: list[tuple[float, float, float, float]]
     captions: list[tuple[bool, float, float]]
@@ -37,10 +41,14 @@ def read_sheet(reader: PdfReader, index: int) -> Sheet:
     for x, y, name in re.findall(rf"1 0 0 1 {NUM} {NUM} cm\s*/(\S+) Do", content):
         bbox = [float(v) for v in xobjects["/" + name].get_object()["/BBox"]]
         forms.append((float(x), float(y), bbox[2] - bbox[0], bbox[3] - bbox[1], name))
-    clips = [tuple(map(float, m)) for m in re.findall(rf"n {NUM} {NUM} {NUM} {NUM} re W\* n", content)]
+    clips = [
+        tuple(map(float, m)) for m in re.findall(rf"n {NUM} {NUM} {NUM} {NUM} re W\* n", content)
+    ]
     marks = [tuple(map(float, m)) for m in re.findall(rf"n {NUM} {NUM} m {NUM} {NUM} l S", content)]
     captions = []  # (rotated, x, y) of each caption's origin on the page
-    for rot, tx, ty, x, y in re.findall(rf"(?:(0 -?1 -?1 0) {NUM} {NUM} cm\s+)?BT 1 0 0 1 {NUM} {NUM} Tm", content):
+    for rot, tx, ty, x, y in re.findall(
+        rf"(?:(0 -?1 -?1 0) {NUM} {NUM} cm\s+)?BT 1 0 0 1 {NUM} {NUM} Tm", content
+    ):
         captions.append((True, float(tx), float(ty)) if rot else (False, float(x), float(y)))
     return Sheet(forms, clips, marks, captions)  # type: ignore[arg-type]
 
@@ -52,10 +60,14 @@ def lantern():
 
 @pytest.mark.parametrize("layout", ["shared-cut", "gutter"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_two_card_sizes_each_on_their_own_grid_with_marks_that_print(lantern, paper: str, layout: str) -> None:
+def test_two_card_sizes_each_on_their_own_grid_with_marks_that_print(
+    lantern, paper: str, layout: str
+) -> None:
     opts = SheetOptions(paper=paper, layout=layout, copies="one")
-    chosen, _ = choose_cards(lantern, opts)
-    chosen = [(card, 5) for card, _ in chosen]  # 10 tarot and 5 poker-size cards: full and partial pages
+    chosen, _, _ = choose_cards(lantern, opts)
+    chosen = [
+        (card, 5) for card, _ in chosen
+    ]  # 10 tarot and 5 poker-size cards: full and partial pages
     run = sheet_bytes(lantern, opts, chosen)
     reader = PdfReader(io.BytesIO(run.pdf))
     pw, ph = (float(v) for v in reader.pages[0].mediabox[2:])
@@ -69,25 +81,49 @@ def test_two_card_sizes_each_on_their_own_grid_with_marks_that_print(lantern, pa
         w, h = sizes.pop()
         trim = (w - 2 * bleed, h - 2 * bleed)
         sizes_seen.add((round(trim[0] / MM, 2), round(trim[1] / MM, 2)))
-        trims = [(x + bleed, y + bleed, x + bleed + trim[0], y + bleed + trim[1]) for x, y, *_ in sheet.forms]
+        trims = [
+            (x + bleed, y + bleed, x + bleed + trim[0], y + bleed + trim[1])
+            for x, y, *_ in sheet.forms
+        ]
         placed += len(trims)
         for i, a in enumerate(trims):
-            assert a[0] >= EDGE - 0.01 and a[1] >= EDGE - 0.01 and a[2] <= pw - EDGE + 0.01 and a[3] <= ph - EDGE + 0.01
-            for b in trims[i + 1:]:  # cards never overlap
-                assert a[2] <= b[0] + 0.01 or b[2] <= a[0] + 0.01 or a[3] <= b[1] + 0.01 or b[3] <= a[1] + 0.01
+            assert (
+                a[0] >= EDGE - 0.01
+                and a[1] >= EDGE - 0.01
+                and a[2] <= pw - EDGE + 0.01
+                and a[3] <= ph - EDGE + 0.01
+            )
+            for b in trims[i + 1 :]:  # cards never overlap
+                assert (
+                    a[2] <= b[0] + 0.01
+                    or b[2] <= a[0] + 0.01
+                    or a[3] <= b[1] + 0.01
+                    or b[3] <= a[1] + 0.01
+                )
         for x1, y1, x2, y2 in sheet.marks:
             length = abs(x2 - x1) + abs(y2 - y1)
             assert 3 * MM - 0.01 <= length <= 5 * MM + 0.01
             for x, y in ((x1, y1), (x2, y2)):
                 assert EDGE - 0.01 <= x <= pw - EDGE + 0.01 and EDGE - 0.01 <= y <= ph - EDGE + 0.01
             for cx, cy, cw, ch in sheet.clips:  # never over a card's painted area
-                assert max(x1, x2) <= cx + 0.01 or min(x1, x2) >= cx + cw - 0.01 or \
-                    max(y1, y2) <= cy + 0.01 or min(y1, y2) >= cy + ch - 0.01
+                assert (
+                    max(x1, x2) <= cx + 0.01
+                    or min(x1, x2) >= cx + cw - 0.01
+                    or max(y1, y2) <= cy + 0.01
+                    or min(y1, y2) >= cy + ch - 0.01
+                )
+
         def unmarked(cuts: set[float], marks: set[float]) -> set[float]:
             return {c for c in cuts if not any(abs(c - m) < 0.05 for m in marks)}
 
-        cuts_x = unmarked({v for t in trims for v in (t[0], t[2])}, {x1 for x1, y1, x2, y2 in sheet.marks if x1 == x2})
-        cuts_y = unmarked({v for t in trims for v in (t[1], t[3])}, {y1 for x1, y1, x2, y2 in sheet.marks if y1 == y2})
+        cuts_x = unmarked(
+            {v for t in trims for v in (t[0], t[2])},
+            {x1 for x1, y1, x2, y2 in sheet.marks if x1 == x2},
+        )
+        cuts_y = unmarked(
+            {v for t in trims for v in (t[1], t[3])},
+            {y1 for x1, y1, x2, y2 in sheet.marks if y1 == y2},
+        )
         size_text = f"{trim[0] / MM:.2f}".rstrip("0").rstrip(".")
         warned = [wn for wn in run.warnings if size_text in wn]
         if not any("top and bottom" in wn for wn in warned):
@@ -106,21 +142,35 @@ def test_two_card_sizes_each_on_their_own_grid_with_marks_that_print(lantern, pa
 
 def test_letter_says_which_marks_it_cannot_print(lantern) -> None:
     opts = SheetOptions(paper="letter", copies="one")
-    chosen, _ = choose_cards(lantern, opts)
+    chosen, _, _ = choose_cards(lantern, opts)
     run = sheet_bytes(lantern, opts, chosen)
     assert [w for w in run.warnings if "crop marks" in w] == [
-        "poker-eu (63 x 88 mm) cards, shared-cut layout, letter: no room for crop marks 3 mm long and 5 mm from "
-        "the paper edge in the top and bottom (vertical cuts) margins, so they have none; cut along the card "
-        "edges there, or print on paper with more room in those margins"]
-    assert "(1 of 2 x 2 tarot (69.85 x 120.65 mm), 1 of 3 x 3 poker-eu (63 x 88 mm))" in run.described
+        "poker-eu (63 x 88 mm) cards, shared-cut layout, letter: no room for crop marks 3 mm long "
+        "and 5 mm from "
+        "the paper edge in the top and bottom (vertical cuts) margins, so they have none; cut "
+        "along the card "
+        "edges there, or print on paper with more room in those margins"
+    ]
+    assert (
+        "(1 of 2 x 2 tarot (69.85 x 120.65 mm), 1 of 3 x 3 poker-eu (63 x 88 mm))" in run.described
+    )
 
 
 def test_shared_cut_warns_when_neighbours_meet_with_different_colours(lantern) -> None:
-    chosen, _ = choose_cards(lantern, SheetOptions(copies="one"))
-    tarot = [(card, 1) for card, _ in chosen if card.get("type") != "Spell"]  # red and grey frames side by side
-    assert [lantern.prepare(card)[0].edge() for card, _ in tarot] == [(0xc0, 0x39, 0x2b), (0x6d, 0x6d, 0x6d)]
+    chosen, _, _ = choose_cards(lantern, SheetOptions(copies="one"))
+    tarot = [
+        (card, 1) for card, _ in chosen if card.get("type") != "Spell"
+    ]  # red and grey frames side by side
+    assert [lantern.prepare(card)[0].edge() for card, _ in tarot] == [
+        (0xC0, 0x39, 0x2B),
+        (0x6D, 0x6D, 0x6D),
+    ]
     shared = sheet_bytes(lantern, SheetOptions(copies="one"), tarot)
-    assert [w for w in shared.warnings if w.startswith("shared-cut: 1 pair of neighbouring cards on 1 sheet")]
+    assert [
+        w
+        for w in shared.warnings
+        if w.startswith("shared-cut: 1 pair of neighbouring cards on 1 sheet")
+    ]
     gutter = sheet_bytes(lantern, SheetOptions(copies="one", layout="gutter"), tarot)
     assert not [w for w in gutter.warnings if "shared-cut" in w]
     same = sheet_bytes(lantern, SheetOptions(copies="one"), [tarot[0], tarot[0]])

@@ -1,4 +1,5 @@
 """Print sheets as data (slots, marks, mirrored backs) and as PDF structure (pypdf)."""
+
 from __future__ import annotations
 
 import io
@@ -36,7 +37,12 @@ def test_gutter_layout_keeps_every_bleed_and_says_what_fits() -> None:
             if a is not b:  # painted bleeds never overlap
                 ax, ay, aw, ah = a.paint
                 bx, by, bw, bh = b.paint
-                assert ax + aw <= bx + 1e-6 or bx + bw <= ax + 1e-6 or ay + ah <= by + 1e-6 or by + bh <= ay + 1e-6
+                assert (
+                    ax + aw <= bx + 1e-6
+                    or bx + bw <= ax + 1e-6
+                    or ay + ah <= by + 1e-6
+                    or by + bh <= ay + 1e-6
+                )
 
 
 def test_paper_smaller_than_a_card_suggests_a_bleed() -> None:
@@ -74,7 +80,11 @@ def test_backs_mirror_onto_their_fronts(duplex: str) -> None:
         x, y, w, h = slot.trim
         bx, by, bw, bh = back_slot(slot.trim, s)
         # flip the back page the way the printer does, and the centres must coincide within 0.1 mm
-        fx, fy = (pw - (bx + bw / 2), by + bh / 2) if duplex == "long" else (bx + bw / 2, ph - (by + bh / 2))
+        fx, fy = (
+            (pw - (bx + bw / 2), by + bh / 2)
+            if duplex == "long"
+            else (bx + bw / 2, ph - (by + bh / 2))
+        )
         assert abs(fx - (x + w / 2)) < 0.1 * MM and abs(fy - (y + h / 2)) < 0.1 * MM
     moved = back_slot(grid.slots[0].trim, spec(duplex=duplex, back_offset=(2 * MM, -1 * MM)))
     assert moved[0] - back_slot(grid.slots[0].trim, s)[0] == pytest.approx(2 * MM)
@@ -86,7 +96,7 @@ def clean_pdf() -> tuple[bytes, int]:
 
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     opts = SheetOptions(copies="collation")
-    chosen, _ = choose_cards(studio, opts)
+    chosen, _, _ = choose_cards(studio, opts)
     run = sheet_bytes(studio, opts, chosen)
     pdf, sheets = run.pdf, run.sheets
     return pdf, sheets
@@ -104,8 +114,11 @@ def test_pdf_structure(clean_pdf: tuple[bytes, int]) -> None:
         for font in form.get_object()["/Resources"]["/Font"].values():
             font = font.get_object()
             fonts.add(font["/BaseFont"])
-            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font \
+            descriptor = (
+                font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                if "/DescendantFonts" in font
                 else font["/FontDescriptor"]
+            )
             assert "/FontFile2" in descriptor.get_object()  # embedded TrueType
     assert fonts and all("+" in name for name in fonts)  # subset, never a base-14 font
     text = reader.pages[0].extract_text()
@@ -117,14 +130,16 @@ def test_same_input_same_bytes(clean_pdf: tuple[bytes, int]) -> None:
 
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     opts = SheetOptions(copies="collation")
-    chosen, _ = choose_cards(studio, opts)
+    chosen, _, _ = choose_cards(studio, opts)
     assert sheet_bytes(studio, opts, chosen).pdf == clean_pdf[0]
 
 
 def test_blank_slots_get_no_backs(clean_pdf: tuple[bytes, int]) -> None:
     reader = PdfReader(io.BytesIO(clean_pdf[0]))
     content = reader.pages[1].get_contents().get_data().decode("latin-1")
-    assert content.count(" Do") == 5  # five cards placed: five backs, the other four slots stay blank
+    assert (
+        content.count(" Do") == 5
+    )  # five cards placed: five backs, the other four slots stay blank
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -135,26 +150,33 @@ def test_calibration_shows_at_a_glance_whether_the_flip_mode_was_right(duplex: s
 
     studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
     opts = SheetOptions(copies="collation", calibration=True, duplex=duplex)
-    chosen, _ = choose_cards(studio, opts)
+    chosen, _, _ = choose_cards(studio, opts)
     reader = PdfReader(io.BytesIO(sheet_bytes(studio, opts, chosen).pdf))
     pw, ph = (float(v) for v in reader.pages[0].mediabox[2:])
 
     def boxes(index: int) -> list[tuple[float, ...]]:
         content = reader.pages[index].get_contents().get_data().decode("latin-1")
-        found = [tuple(float(v) for v in m) for m in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", content)]
+        found = [
+            tuple(float(v) for v in m)
+            for m in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", content)
+        ]
         return [b for b in found if abs(b[2] - 34 * MM) < 0.01]
 
     (front,) = boxes(0)
     back = boxes(1)
     right, wrong = back
     x, y, w, h = front
-    behind = (pw - x - w, y) if duplex == "long" else (x, ph - y - h)  # where the paper flip puts it
+    behind = (
+        (pw - x - w, y) if duplex == "long" else (x, ph - y - h)
+    )  # where the paper flip puts it
     assert (round(right[0], 2), round(right[1], 2)) == (round(behind[0], 2), round(behind[1], 2))
     assert (round(wrong[0], 2), round(wrong[1], 2)) != (round(behind[0], 2), round(behind[1], 2))
     text = reader.pages[1].extract_text()
     other = "short" if duplex == "long" else "long"
     assert "FLIP MODE RIGHT" in text and f"use --duplex {other}" in text
-    assert "+5" in text and "-5" in text and "+x" in text and "+y" in text  # numbered scales with directions
+    assert (
+        "+5" in text and "-5" in text and "+x" in text and "+y" in text
+    )  # numbered scales with directions
 
 
 def test_low_ink_keeps_the_layout_for_a_fraction_of_the_toner() -> None:
@@ -165,21 +187,29 @@ def test_low_ink_keeps_the_layout_for_a_fraction_of_the_toner() -> None:
     from ..conftest import REPO
 
     studio = open_studio(Workspace.find(REPO), "power-trip")
-    cards = [(studio.check.catalog.find(name), 3) for name in ("Hulking Demon", "Chameleon", "Dark Resource")]
+    cards = [
+        (studio.check.catalog.find(name), 3)
+        for name in ("Hulking Demon", "Chameleon", "Dark Resource")
+    ]
 
     def sheet(ink: str) -> tuple[bytes, float]:
         from PIL import ImageStat
 
         pdf = sheet_bytes(studio, SheetOptions(ink=ink), cards).pdf
-        pages = [page.render(scale=30 / 72).to_pil().convert("L") for page in pdfium.PdfDocument(pdf)]
+        pages = [
+            page.render(scale=30 / 72).to_pil().convert("L") for page in pdfium.PdfDocument(pdf)
+        ]
         return pdf, sum(1 - ImageStat.Stat(page).mean[0] / 255 for page in pages) / len(pages)
 
     (normal, normal_ink), (low, low_ink_cover) = sheet("normal"), sheet("low")
-    assert low_ink_cover < 0.25 * normal_ink  # toner, fronts and backs: the dark frames and grounds are gone
+    assert (
+        low_ink_cover < 0.25 * normal_ink
+    )  # toner, fronts and backs: the dark frames and grounds are gone
     texts = [PdfReader(io.BytesIO(pdf)).pages[0].extract_text() for pdf in (normal, low)]
     assert texts[0] == texts[1]  # the same words in the same places: layout and fitting untouched
     face, _ = studio.prepare(cards[0][0])
     twin = low_ink(face)
-    assert twin.key != face.key and [op.box for op in twin.ops if op.type == "text"] == \
-        [op.box for op in face.ops if op.type == "text"]
+    assert twin.key != face.key and [op.box for op in twin.ops if op.type == "text"] == [
+        op.box for op in face.ops if op.type == "text"
+    ]
     assert not [op for op in twin.ops if op.type in ("rect", "circle") and op.props.get("fill")]

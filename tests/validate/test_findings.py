@@ -1,4 +1,6 @@
-"""The validator against fixture games: the exact findings of the broken game, none for the clean one."""
+"""The validator against fixture games: the exact findings of the broken game, none for the clean
+one."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,8 +31,9 @@ BROKEN = [
     ("cards/broken/cards.yaml", 73, "symbol-soup", "unknown-cost-symbol"),
     ("cards/broken/cards.yaml", 77, "too-strong", "out-of-range"),
     ("cards/broken/cards.yaml", 78, "cards-17", "missing-field"),
+    ("cards/broken/cards.yaml", 85, "misnumbered", "number-over-total"),
     ("cards/broken/cards.yaml", 85, "misnumbered", "number-total"),
-    ("cards/broken/cards.yaml", 90, "off-prefix", "number-out-of-range"),
+    ("cards/broken/cards.yaml", 90, "off-prefix", "number-over-total"),
     ("cards/broken/cards.yaml", 90, "off-prefix", "number-prefix-mismatch"),
     ("cards/broken/cards.yaml", 91, None, "card-not-a-mapping"),
     ("cards/broken/dupkey.yaml", 5, None, "duplicate-key"),
@@ -44,6 +47,7 @@ BROKEN = [
     ("rules/broken/game.yaml", 37, None, "collation-no-rarity"),
     ("rules/broken/game.yaml", 40, None, "collation-designs"),
     ("rules/broken/game.yaml", 40, None, "collation-no-rarity"),
+    ("rules/broken/game.yaml", 46, None, "number-over-total"),
     ("rules/broken/game.yaml", 47, None, "number-gaps"),
 ]
 
@@ -78,7 +82,10 @@ def test_crashing_check_becomes_a_finding(fixture_ws: Workspace, monkeypatch) ->
     loaded = load_game(fixture_ws, "clean")
     findings = validate(loaded.model, loaded.catalog, fixture_ws.root)
     assert [(f.card, f.code) for f in findings] == [
-        ("ember-guard", "check-crashed"), ("firestorm", "check-crashed"), ("tide-caller", "check-crashed")]
+        ("ember-guard", "check-crashed"),
+        ("firestorm", "check-crashed"),
+        ("tide-caller", "check-crashed"),
+    ]
 
 
 def test_placeholders_are_not_type_errors(tmp_path: Path, fixture_ws: Workspace) -> None:

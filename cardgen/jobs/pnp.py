@@ -1,0 +1,211 @@
+"""The print-and-play set and its check: the cards on universal paper (duplex, one-sided to fold,
+ink-saving), the boxes and the token sheets into output/GAME/pnp/, and the publishing checklist
+read back from those files (cardgen pnp-check; a line in build's summary)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core.errors import Finding
+from ..core.options import STANDARD, Paper
+from ..core.output import JobResult, Output, refuse_links, write_atomic
+from ..core.workspace import Workspace
+from ..kit.boxes import BoxOptions, plan_boxes
+from ..kit.decks import sleeve_findings, sleeve_notes
+from ..kit.pdfread import read_pdf
+from ..kit.pnpcheck import Check, KitFiles, check_kit, checklist_text, coverage, percent, set_names
+from ..kit.tokens import TOKEN_BLEED
+from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
+from ..project.studio import Studio, open_studio
+from .kit import box_bytes, token_bytes
+
+UNIVERSAL = STANDARD["universal"]
+VERSIONS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("cards", {}),
+    ("one-sided", {"layout": "fold", "duplex": "none"}),
+    ("low-ink", {"ink": "low"}),
+)
+
+
+def pnp_folder(ws: Workspace, game: str) -> Path:
+    return ws.output_dir(game) / "pnp"
+
+
+def write_pnp_set(
+    studio: Studio, players: int | None = None, progress: Progress = quiet
+) -> tuple[list[Output], list[str]]:
+    """The set's files, written (a file of a role the game no longer has, removed), and notes."""
+    folder = pnp_folder(studio.ws, studio.game)
+    names = set_names(studio.game)
+    outputs: list[Output] = []
+    notes: list[str] = []
+    written: set[str] = set()
+    chosen, _, _ = choose_cards(studio, SheetOptions(paper=UNIVERSAL, players=players))
+    for role, changes in VERSIONS if chosen else ():
+        opts = SheetOptions(paper=UNIVERSAL, players=players, **changes)  # type: ignore[arg-type]
+        run = sheet_bytes(studio, opts, chosen, progress=progress)
+        outputs.append(Output(write_atomic(folder / names[role], run.pdf), _sheets(run.sheets)))
+        written.add(role)
+    box = box_bytes(studio, UNIVERSAL, BoxOptions(players=players))
+    if box.plan.pages:
+        made = Output(write_atomic(folder / names["box"], box.pdf), _sheets(len(box.plan.pages)))
+        outputs.append(made)
+        written.add("box")
+    tokens = token_bytes(studio, UNIVERSAL, players)
+    if tokens is not None:
+        made = Output(write_atomic(folder / names["tokens"], tokens.pdf), _sheets(tokens.sheets))
+        outputs.append(made)
+        written.add("tokens")
+    if has_rulebook(studio):  # typeset once for universal paper, then kept in the cache
+        from .rulebook import cached_rulebook
+
+        book = cached_rulebook(studio.ws, studio.game, UNIVERSAL, studio)
+        path = write_atomic(folder / names["rulebook"], book.pdf)
+        outputs.append(Output(path, f"{book.pages} pages"))
+        written.add("rulebook")
+    for role, name in names.items():  # only files of the set's own names
+        stale = folder / name
+        if role not in written and stale.is_file() and not stale.is_symlink():
+            refuse_links(stale)
+            stale.unlink()
+            notes.append(f"removed {studio.ws.shown(stale)}: the game has no {role} any more")
+    return outputs, notes
+
+
+def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
+    """The set's files as they are on disk (and the build's rulebook), read back."""
+    folder = pnp_folder(studio.ws, studio.game)
+    roles = set_names(studio.game)
+    raw: dict[str, bytes] = {}
+    for name in roles.values():
+        path = folder / name
+        if path.is_file():
+            raw[name] = path.read_bytes()
+    faces = [(t.size[0], t.size[1], t.bleed) for t in studio.faces.templates.values()]
+    for component in studio.model.components:
+        if component.size is not None:
+            faces.append((component.size[0], component.size[1], TOKEN_BLEED))
+    plan = plan_boxes(studio, UNIVERSAL, BoxOptions(players=players))
+    notes = sleeve_notes(studio)
+    return KitFiles(
+        {name: read_pdf(data) for name, data in raw.items()},
+        raw,
+        roles,
+        faces,
+        any(c.shape for c in studio.model.components),
+        (sum(1 for b in plan.boxes if not b.refused), len(plan.boxes)),
+        notes[0].removeprefix("sleeves: ") if notes else "",
+        any(f.code == "sleeve-none" for f in sleeve_findings(studio)),
+        has_rulebook(studio),
+    )
+
+
+def has_rulebook(studio: Studio) -> bool:
+    return (studio.ws.root / "rules" / studio.game / "rulebook" / "index.md").is_file()
+
+
+def pnp_checks(studio: Studio, players: int | None = None) -> list[Check]:
+    return check_kit(kit_files(studio, players))
+
+
+def check_line(checks: list[Check], game: str) -> str:
+    """build's summary line: 'print-and-play check: 9 passed, 1 warning, 0 failed (…)'."""
+    counts = {s: sum(c.status == s for c in checks) for s in ("ok", "warn", "fail")}
+    bad = [c.name for c in checks if c.status in ("warn", "fail")]
+    return (
+        f"print-and-play check: {counts['ok']} passed, {counts['warn']} "
+        f"warning{'s' * (counts['warn'] != 1)}, {counts['fail']} failed"
+        + (f" ({', '.join(bad)})" if bad else "")
+        + f"; cardgen pnp-check {game} lists them"
+    )
+
+
+def toner_line(pdf: bytes, sheets: int, duplex: bool, low: bytes | None) -> str:
+    """build's summary line: the print run's paper and toner."""
+    full = coverage(pdf)
+    line = (
+        f"toner and paper: sheets.pdf {sheets} sheet{'s' * (sheets != 1)} ({full.pages} pages"
+        f"{', duplex' if duplex else ''}), {full.shown()}"
+    )
+    if low is not None:
+        line += f"; the ink-saving version {percent(coverage(low).darkness)}"
+    return line
+
+
+def build_kit(
+    studio: Studio,
+    paper: Paper,
+    players: int | None,
+    sheets: list[Output],
+    progress: Progress = quiet,
+) -> tuple[list[Output], list[str], list[Finding]]:
+    """build's print-and-play part: the boxes and token sheets on the build's paper, the set on
+    universal paper, and the summary's lines: sleeves, toner and paper, the publishing check."""
+    out = studio.ws.output_dir(studio.game)
+    outputs: list[Output] = []
+    box = box_bytes(studio, paper, BoxOptions(players=players))
+    if box.plan.pages:
+        outputs.append(Output(write_atomic(out / "box.pdf", box.pdf), box.described))
+    tokens = token_bytes(studio, paper, players)
+    if tokens is not None:
+        outputs.append(Output(write_atomic(out / "tokens.pdf", tokens.pdf), tokens.described))
+    made, notes = write_pnp_set(studio, players, progress)
+    folder = pnp_folder(studio.ws, studio.game)
+    if made:
+        outputs.append(
+            Output(folder, f"print-and-play set on A4 and Letter: {len(made)} files ({_set(made)})")
+        )
+    notes += sleeve_notes(studio)
+    if sheets and sheets[0].path.is_file():
+        low = folder / set_names(studio.game)["low-ink"]
+        sheet_pdf = sheets[0].path.read_bytes()
+        duplex = "duplex" in sheets[0].what
+        pages = len(read_pdf(sheet_pdf).pages)
+        notes.append(
+            toner_line(
+                sheet_pdf,
+                pages // 2 if duplex else pages,
+                duplex,
+                low.read_bytes() if low.is_file() else None,
+            )
+        )
+    notes.append(check_line(pnp_checks(studio, players), studio.game))
+    return outputs, notes, box.plan.findings
+
+
+def _sheets(n: int) -> str:
+    return f"{n} sheet{'s' * (n != 1)}"
+
+
+def _set(made: list[Output]) -> str:
+    """'power-trip-cards.pdf 36 sheets, …': each file of the set and what it takes."""
+    return ", ".join(f"{output.path.name} {output.what}" for output in made)
+
+
+def run_pnp_check(
+    ws: Workspace, game: str, fmt: str = "text", players: int | None = None
+) -> JobResult:
+    """The checklist of output/GAME/pnp/ (exit 1 when a check fails, as when the data has
+    errors)."""
+    studio = open_studio(ws, game)
+    checks = pnp_checks(studio, players)
+    if fmt == "json":
+        text = json.dumps(
+            {
+                "game": game,
+                "folder": ws.shown(pnp_folder(ws, game)),
+                "checks": [
+                    {"check": c.name, "status": c.status, "detail": c.detail, "data": c.data}
+                    for c in checks
+                ],
+                "failed": sum(c.status == "fail" for c in checks),
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        text += "\n"
+    else:
+        text = checklist_text(game, checks)
+    counts = (sum(c.status == "fail" for c in checks), sum(c.status == "warn" for c in checks))
+    return JobResult(findings=list(studio.findings), text=text, checks=counts)

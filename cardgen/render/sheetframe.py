@@ -1,0 +1,159 @@
+"""Turn a sheet slot (its rectangle, the card lying upright or turned, a fold pair) into the frame a
+card's faces are drawn in, and place them there: fronts, duplex backs, fold marks."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator
+
+from reportlab.lib.colors import black
+from reportlab.pdfgen.canvas import Canvas
+
+from .prepared import PreparedFace
+from .sheets import MARK_WIDTH, MM, Grid, SheetSpec, Slot, back_slot
+
+Rect = tuple[float, float, float, float]
+FOLD_DASH = (2 * MM, 1.5 * MM)  # fold marks and fold lines: dashed; cut marks solid
+
+
+def local_size(spec: SheetSpec) -> tuple[float, float]:
+    """The slot's size in its own frame: a card, or a fold pair (front left, back right)."""
+    w, h = spec.card
+    return (2 * w if spec.layout == "fold" else w), h
+
+
+@contextlib.contextmanager
+def frame(c: Canvas, rect: Rect, angle: int, size: tuple[float, float]) -> Iterator[None]:
+    """Draw in a frame whose box [0, w] x [0, h] (`size`) lands on the sheet rectangle `rect`,
+    turned by `angle` (0, 90 counter-clockwise, -90 clockwise)."""
+    x, y, _, _ = rect
+    w, h = size
+    c.saveState()
+    if angle == 90:
+        c.translate(x + h, y)
+        c.rotate(90)
+    elif angle == -90:
+        c.translate(x, y + w)
+        c.rotate(-90)
+    else:
+        c.translate(x, y)
+    try:
+        yield
+    finally:
+        c.restoreState()
+
+
+def to_local(sheet: Rect, rect: Rect, angle: int, size: tuple[float, float]) -> Rect:
+    """A sheet rectangle (a slot's painted area) in the frame `frame` sets up for `rect`."""
+    px, py, pw, ph = sheet
+    x, y, _, _ = rect
+    w, h = size
+    if angle == 90:  # (u, v) -> (x + h - v, y + u)
+        return (py - y, x + h - px - pw, ph, pw)
+    if angle == -90:  # (u, v) -> (x + v, y + w - u)
+        return (y + w - py - ph, px - x, ph, pw)
+    return (px - x, py - y, pw, ph)
+
+
+def _clip(rect: Rect, box: Rect) -> Rect:
+    x1, y1 = max(rect[0], box[0]), max(rect[1], box[1])
+    x2, y2 = min(rect[0] + rect[2], box[0] + box[2]), min(rect[1] + rect[3], box[1] + box[3])
+    return (x1, y1, max(0.0, x2 - x1), max(0.0, y2 - y1))
+
+
+def _place(c: Canvas, face: PreparedFace, trim: Rect, paint: Rect) -> None:
+    """A defined face (form F<key>) with its trim on `trim`, painting only inside `paint`."""
+    c.saveState()
+    path = c.beginPath()
+    path.rect(*paint)
+    c.clipPath(path, stroke=0, fill=0)
+    c.translate(trim[0] - face.bleed, trim[1] - face.bleed)
+    c.doForm(f"F{face.key}")
+    c.restoreState()
+
+
+def front_angle(spec: SheetSpec) -> int:
+    return 90 if spec.turn else 0
+
+
+def back_angle(spec: SheetSpec) -> int:
+    """A turned card's back turns the other way on a long-edge flip, the same way on a short-edge
+    one: turned over sideways, the cut card shows its back upright."""
+    if not spec.turn:
+        return 0
+    return -90 if spec.duplex != "short" else 90
+
+
+def place_front(
+    c: Canvas,
+    spec: SheetSpec,
+    slot: Slot,
+    front: PreparedFace,
+    back: PreparedFace | None,
+    stamp: object = None,
+) -> None:
+    """A slot's front (with a fold layout, its back beside it, right of the fold); `stamp(trim)`
+    is called in the front's frame to print small codes on it."""
+    size = local_size(spec)
+    angle = front_angle(spec)
+    if not angle and spec.layout != "fold":  # upright: drawn in the sheet's own frame
+        _place(c, front, slot.trim, slot.paint)
+        if stamp is not None:
+            stamp(slot.trim)  # type: ignore[operator]
+        return
+    paint = to_local(slot.paint, slot.trim, angle, size)
+    w, h = spec.card
+    with frame(c, slot.trim, angle, size):
+        if spec.layout == "fold":
+            _place(c, front, (0, 0, w, h), _clip(paint, (paint[0], paint[1], -paint[0] + w, 1e6)))
+            if back is not None:
+                _place(c, back, (w, 0, w, h), _clip(paint, (w, paint[1], 1e6, 1e6)))
+        else:
+            _place(c, front, (0, 0, w, h), paint)
+        if stamp is not None:
+            stamp((0.0, 0.0, w, h))  # type: ignore[operator]
+
+
+def place_back(c: Canvas, spec: SheetSpec, slot: Slot, back: PreparedFace) -> Rect:
+    """A slot's back on the backs page, behind its front for the flip edge; returns the back's
+    rectangle on the sheet."""
+    rect = back_slot(slot.trim, spec)
+    size = local_size(spec)
+    angle = back_angle(spec)
+    if not angle:
+        _place(c, back, rect, back_slot(slot.paint, spec))
+        return rect
+    paint = to_local(back_slot(slot.paint, spec), rect, angle, size)
+    with frame(c, rect, angle, size):
+        _place(c, back, (0, 0, *spec.card), paint)
+    return rect
+
+
+def fold_marks(grid: Grid, spec: SheetSpec) -> list[tuple[float, float, float, float]]:
+    """A fold layout's fold lines, marked in the margins as the cuts are (drawn dashed): between
+    each pair's front and back."""
+    if not spec.crop_marks:
+        return []
+    segs = []
+    left, bottom, right, top = grid.trim_box
+    if grid.mark_x > 0:
+        for y in grid.fold_y:
+            segs.append((left - grid.off_x, y, left - grid.off_x - grid.mark_x, y))
+            segs.append((right + grid.off_x, y, right + grid.off_x + grid.mark_x, y))
+    if grid.mark_y > 0:
+        for x in grid.fold_x:
+            segs.append((x, top + grid.off_y, x, top + grid.off_y + grid.mark_y))
+            segs.append((x, bottom - grid.off_y, x, bottom - grid.off_y - grid.mark_y))
+    return segs
+
+
+def draw_fold_marks(c: Canvas, segs: list[tuple[float, float, float, float]]) -> None:
+    if not segs:
+        return
+    c.saveState()
+    c.setLineWidth(MARK_WIDTH)
+    c.setStrokeColor(black)
+    c.setDash(*FOLD_DASH)
+    for seg in segs:
+        c.line(*seg)
+    c.restoreState()

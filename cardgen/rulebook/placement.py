@@ -1,0 +1,172 @@
+"""Turn chapter lines of card directives into figures (rows of cards at one scale, rounded to whole
+lines of the grid), and a laid-out book into better places for them: a figure WeasyPrint pushed to
+the next page, leaving a hole (it takes the text after it along), moves below the next paragraph."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .directives import DIRECTIVE, END
+
+HOLE = 0.15  # a page whose content ends this share of its text area above the bottom has a hole
+_NEXT_BLOCK = re.compile(r"\s*<(p|ul|ol)\b")
+
+
+def pushed(pages: list[Any]) -> list[str]:
+    """The figures (their data-figure numbers) that begin a page while the page before ends with a
+    hole (at the foot of its last column): WeasyPrint moved them, and the text after them, to the
+    next page."""
+    found = []
+    for before, page in zip(pages, pages[1:]):
+        box = page._page_box
+        top = box.content_box_y()
+        area = box.height
+        figures = [
+            b
+            for b in box.descendants()
+            if getattr(b, "element", None) is not None
+            and b.element.get("data-figure")
+            and b.element_tag == "div"
+            and b.position_y <= top + 30
+        ]
+        if not figures:
+            continue
+        previous = before._page_box
+        content = [b for b in previous.children if type(b).__name__ != "MarginBox"]
+        lines = [b for root in content for b in root.descendants() if type(b).__name__ == "LineBox"]
+        # on a page of two columns, the hole is at the foot of the last one
+        middle = previous.content_box_x() + previous.width / 2
+        last = [b for b in lines if b.position_x >= middle] or lines
+        bottom = max(
+            (b.position_y + b.margin_height() for b in last), default=previous.content_box_y()
+        )
+        if previous.content_box_y() + previous.height - bottom > HOLE * area:
+            found += [f.element.get("data-figure") for f in figures]
+    return list(dict.fromkeys(found))
+
+
+def stranded_titles(pages: list[Any]) -> list[str]:
+    """The chapters (their titles' ids) whose title ends a page with no line of the chapter under
+    it: WeasyPrint does not keep a title with the columns that follow it."""
+    found = []
+    for page in pages:
+        box = page._page_box
+        content = [b for b in box.children if type(b).__name__ != "MarginBox"]
+        boxes = [b for root in content for b in root.descendants()]
+        lines = [b for b in boxes if type(b).__name__ == "LineBox"]
+        for title in boxes:
+            element = getattr(title, "element", None)
+            if element is None or title.element_tag != "h1" or not element.get("id"):
+                continue
+            below = title.position_y + title.margin_height()
+            if not any(b.position_y >= below - 0.5 for b in lines):
+                found.append(element.get("id"))
+    return list(dict.fromkeys(found))
+
+
+def new_page(html: str, ids: list[str]) -> str:
+    """The book with each of these chapters starting a page (book.css: .chapter.new-page)."""
+    for cid in ids:
+        html = re.sub(
+            rf'<section class="chapter">(\s*<h1 id="{re.escape(cid)}">)',
+            r'<section class="chapter new-page">\1',
+            html,
+            count=1,
+        )
+    return html
+
+
+def defer(html: str, numbers: list[str]) -> str:
+    """The book with each of these figures moved below the paragraph or list that follows it, or,
+    at a chapter's end, above the paragraph before it (left where it is next to a box or another
+    figure)."""
+    for number in numbers:
+        opening = rf'<div class="(?:figure|anatomy)[^"]*" data-figure="{re.escape(number)}"'
+        m = re.search(opening, html)
+        if m is None:
+            continue
+        end = html.find(END, m.start())
+        if end < 0:
+            continue
+        end += len(END)
+        # the rows of one figure go together
+        while html[end:].lstrip().startswith('<div class="figure') and html.find(END, end) > 0:
+            end = html.find(END, end) + len(END)
+        figure = html[m.start() : end]
+        nxt = _NEXT_BLOCK.match(html, end)
+        if nxt is not None:
+            close = html.find(f"</{nxt.group(1)}>", nxt.end())
+            if close >= 0:
+                close += len(nxt.group(1)) + 3
+                html = html[: m.start()] + html[end:close] + figure + html[close:]
+            continue
+        if not html[end:].lstrip().startswith('<div class="chapter-end"'):
+            continue
+        # the chapter ends here: the figure goes above the paragraph before it instead
+        before = html.rfind("<p", 0, m.start())
+        if (
+            before >= 0
+            and "</p>" in html[before : m.start()]
+            and "<div" not in html[before : m.start()]
+        ):
+            html = html[:before] + figure + html[before : m.start()] + html[end:]
+    return html
+
+
+# -- figures: a line of card directives ---------------------------------------------------------
+
+GRID_PT = 13.0  # the book's leading (book.css): a figure takes whole lines of it
+ROW = re.compile(r"\s*(?:\{\{\s*card\s*\(.*?\)\s*\}\}\s*)+")
+
+
+def card_row(line: str) -> list[re.Match[str]] | None:
+    """The card directives of a line that holds nothing else (a row of cards), else None."""
+    if not ROW.fullmatch(line):
+        return None
+    found = list(DIRECTIVE.finditer(line))
+    return found if found and all(m.group(1) == "card" for m in found) else None
+
+
+def card_name(raw: str) -> str | None:
+    """The card a directive's arguments name, when they are a literal."""
+    try:
+        args = ast.literal_eval(f"({raw},)") if raw.strip() else ()
+    except (ValueError, SyntaxError):
+        return None
+    return str(args[0]) if args else None
+
+
+@dataclass
+class Figure:
+    """One figure: its rows of card figures' HTML and their heights in pt (a card row is its tallest
+    card and a caption line)."""
+
+    rows: list[str] = field(default_factory=list)
+    heights: list[float] = field(default_factory=list)
+    out_index: int = 0  # the chapter line that holds its stand-in
+    fragment: int = 0  # its stand-in's number
+    number: int = 0  # the book's count of figures: each row is data-figure="NUMBER-ROW"
+
+    def html(self) -> str:
+        """The figure: each row a float of its own (WeasyPrint splits a float of several rows
+        across pages, over the text), its height rounded up to whole lines of the grid, so the text
+        below stays on the grid."""
+        return "".join(
+            f'<div class="figure cards" data-figure="{self.number}-{n}" '
+            f'style="min-height:{_lines(height) * GRID_PT:.1f}pt">'
+            f'<div class="card-row">{row}</div></div>{END}'
+            for n, (row, height) in enumerate(zip(self.rows, self.heights))
+        )
+
+
+def _lines(height: float) -> int:
+    return math.ceil(height / GRID_PT - 0.01)
+
+
+def joins(figure: Figure | None, out: list[str]) -> bool:
+    """Whether a row of cards joins the figure before it: only blank lines stand between them."""
+    return figure is not None and all(not line.strip() for line in out[figure.out_index + 1 :])

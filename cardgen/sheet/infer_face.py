@@ -1,0 +1,191 @@
+"""Turn an inferred game into a front template that shows every field: the name, a cost badge,
+facts lines, a rules box and stat badges, placed so nothing overlaps."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .infer import Column, Inferred
+from .infer_cost import COST_HEADERS
+from .infer_yaml import colour_field
+
+# Geometry of a 63 x 88 mm card, in mm from the trim's top-left corner (safe zone 3 mm).
+LEFT, WIDTH = 5.0, 53.0
+FACT_LINE = 3.1  # one facts line at 7 pt
+MAX_BADGES = 4
+
+
+def label(col: Column) -> str:
+    """The column's header as a label: the sheet's own words, without template or markup
+    characters."""
+    text = re.sub(r"\s+", " ", re.sub(r"[{}%#*\[\]\\]", "", col.header)).strip() or col.field
+    return text[0].upper() + text[1:] if text.islower() else text
+
+
+def short(col: Column) -> str:
+    """A badge's label: a short header as it is ('ATK', 'HP'), else its initials ('Power Level':
+    'PL'), else its first three letters ('Attack': 'ATT')."""
+    words = label(col).upper().split()
+    if len(words[0]) <= 4:
+        return words[0]
+    if len(words) == 1:
+        return words[0][:3]
+    return "".join(w[0] for w in words)[:4]
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _present(col: Column) -> str:
+    return f"card.{col.field} != ''" + (
+        " and card.{0} != []".format(col.field) if col.kind == "list" else ""
+    )
+
+
+def _value(col: Column) -> str:
+    if col.kind == "list":
+        return f"{{{{ card.{col.field}|join(', ') }}}}"
+    return f"{{{{ card.{col.field} }}}}"
+
+
+def _line(col: Column) -> str:
+    return f"{{% if {_present(col)} %}}**{label(col)}:** {_value(col)}\n{{% endif %}}"
+
+
+def _badge(col: Column, x: float, y: float, size: float, font: str, text: str | None) -> list[str]:
+    """A round stat badge in the frame colour, drawn only on cards with the value."""
+    value = f"{{{{ card.{col.field}{'|upper' if col.kind == 'int-or-x' else ''} }}}}"
+    lines = [
+        f"  - {{id: {col.field}, type: badge, x: {x}mm, y: {y}mm, w: {size}mm, h: {size}mm,",
+        f'     shape: circle, fill: "{{{{ vars.frame }}}}", stroke: "#ffffff", text: "{value}",',
+    ]
+    if text:
+        lines.append(f"     label: {_q(text)},")
+    return lines + [f"     font: label, size: {font}, when: {_q(_present(col))}}}"]
+
+
+def plan(inferred: Inferred) -> dict[str, list[Column]]:
+    """Which field goes where: cost (the top-right badge), badges (whole numbers along the foot),
+    facts (short values under the name), rules (long texts), flavor, copies (the footer)."""
+    fields = [c for c in inferred.columns if c.kind not in ("id", "name")]
+    ints = [c for c in fields if c.kind in ("integer", "int-or-x")]
+    cost = next((c for c in fields if c.kind == "cost"), None) or next(
+        (c for c in ints if c.field.startswith(COST_HEADERS)), None
+    )
+    ints = [c for c in ints if c is not cost]
+    stats = sorted(ints, key=lambda c: c.role not in ("attack", "health"))[:MAX_BADGES]
+    flavor = [c for c in fields if c.role == "flavor"][:1]
+    rules = [c for c in fields if c.kind == "text" and c.long and c not in flavor]
+    rules.sort(key=lambda c: c.role != "text")
+    placed = {id(c) for c in [cost, *stats, *flavor, *rules] if c is not None}
+    facts = [c for c in fields if id(c) not in placed and c.kind != "copies"]
+    return {
+        "cost": [cost] if cost else [],
+        "badges": [c for c in ints if c in stats],
+        "facts": facts,
+        "rules": rules,
+        "flavor": flavor,
+        "copies": [c for c in fields if c.kind == "copies"],
+    }
+
+
+def front_yaml(inferred: Inferred) -> str:
+    """front.yaml: every field of the model on the card, the longer texts given the most room."""
+    where = plan(inferred)
+    colour = colour_field(inferred)
+    frame = f"{{{{ attr('{colour.field}', 'color', '#55595f') }}}}" if colour else "#55595f"
+    light = f"{{{{ attr('{colour.field}', 'light', '#eceef0') }}}}" if colour else "#eceef0"
+    out = [
+        "# Card front, made by `cardgen new --from` (see docs/templates.md): every field of the",
+        "# model has a place. Coordinates from the trim's top-left corner, y downwards.",
+        "extends: ../_shared/card.yaml",
+        "vars:",
+        f"  frame: {_q(frame)}",
+        "elements:",
+        '  - {id: frame, type: rect, box: bleed, fill: "{{ vars.frame }}"}',
+        "  - {id: panel, type: rect, x: 2.6mm, y: 2.6mm, w: 57.8mm, h: 82.8mm, radius: 2.4mm,",
+        f"     fill: {_q(light)}}}",
+    ]
+    icons = [c for c in where["cost"] if c.kind == "cost"]
+    name_w = WIDTH - (21.5 if icons else 10.5 if where["cost"] else 0)
+    out += [
+        f"  - {{id: name, type: text, x: {LEFT}mm, y: 4mm, w: {name_w:g}mm, h: 7mm,",
+        '     text: "{{ card.name }}", font: title, size: 11pt, min_size: 6pt, valign: middle}',
+    ]
+    for col in where["cost"]:
+        if col.kind == "cost":  # symbols drawn as icons, right-aligned
+            out.append(
+                f"  - {{id: {col.field}, type: icons, x: 37mm, y: 5.1mm, w: 21mm, h: 4.8mm,"
+                f' cost: "{{{{ card.{col.field} }}}}", align: right}}'
+            )
+        else:
+            out += _badge(col, 50.2, 3.2, 8.6, "11pt", None)
+    top = 12.5
+    if where["facts"]:
+        height = min(max(len(where["facts"]) * FACT_LINE, 4.0), 24.0)
+        text = "".join(_line(c) for c in where["facts"])
+        out += [
+            f"  - id: facts  # {', '.join(c.field for c in where['facts'])}",
+            "    type: text",
+            f"    x: {LEFT}mm",
+            f"    y: {top}mm",
+            f"    w: {WIDTH}mm",
+            f"    h: {height:.1f}mm",
+            f"    text: {_q(text)}",
+            "    rich: true",
+            "    font: small",
+            "    size: 7pt",
+            "    min_size: 4.5pt",
+        ]
+        top += height + 1.0
+    bottom = 72.5 if where["badges"] else 79.0
+    room = bottom - top
+    if room > 44:  # space to spare: a place for art, as on most cards
+        art = min(room - 36, 28.0)
+        out.append(
+            f"  - {{id: art, type: rect, x: 4.4mm, y: {top:.1f}mm, w: 54.2mm, h: {art:.1f}mm,"
+            ' radius: 1mm, fill: "{{ vars.frame }}", opacity: 0.25}'
+        )
+        top += art + 1.5
+    out.append(
+        f"  - {{id: text-box, type: rect, x: 3.8mm, y: {top:.1f}mm, w: 55.4mm,"
+        f' h: {bottom - top:.1f}mm, radius: 1.4mm, fill: "#fffdf7"}}'
+    )
+    if where["rules"] or where["flavor"] or icons:
+        first, more = where["rules"][:1], where["rules"][1:]
+        text = _value(first[0]) if first else ""
+        if icons:  # a cost's free-text part ('BB, Discard a card') is printed as rules
+            clauses = (
+                "{% if cost().clauses %}**Cost:** {{ cost().clauses|join(', ') }}\n{% endif %}"
+            )
+            text = clauses + text
+        text += "".join(
+            f"{{% if {_present(c)} %}}\n**{label(c)}:** {_value(c)}{{% endif %}}" for c in more
+        )
+        shows = ", ".join(c.field for c in [*icons, *where["rules"], *where["flavor"]])
+        out += [
+            f"  - id: rules  # {shows}",
+            "    type: text",
+            "    x: 5.6mm",
+            f"    y: {top + 1.2:.1f}mm",
+            "    w: 51.8mm",
+            f"    h: {bottom - top - 2.4:.1f}mm",
+            f"    text: {_q(text)}",
+        ]
+        if where["flavor"]:
+            out.append(f"    flavor: {_q(_value(where['flavor'][0]))}")
+        out += ["    rich: true", "    font: body", "    size: 8.5pt", "    min_size: 5pt"]
+    for n, col in enumerate(where["badges"]):
+        x = (3.4, 50.8, 12.6, 41.6)[n]
+        out += _badge(col, x, 73.5, 8.2, "10pt", short(col))
+    footer = "{{ model.name }}"
+    for col in where["copies"]:
+        footer += f"{{% if {_present(col)} %}}  ·  ×{{{{ card.{col.field} }}}}{{% endif %}}"
+    out += [
+        "  - {id: footer, type: text, x: 6mm, y: 82mm, w: 51mm, h: 2.8mm,",
+        f"     text: {_q(footer)}, font: small, size: 5.5pt, min_size: 4pt, align: center,",
+        "     valign: middle}",
+    ]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,186 @@
+"""Turn an inferred game into YAML text: game.yaml with a comment on every inferred choice, and one
+card file per table."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from .infer import Column, Inferred, fold
+from .infer_cost import CostGuess, cost_yaml
+
+# Frame colours for the vocabulary the template colours its cards by: (frame, light panel).
+PALETTE = (
+    ("#8b2f2f", "#f6e4e1"),
+    ("#2f5f8b", "#e1ebf6"),
+    ("#3d7a3a", "#e4f2e2"),
+    ("#8b6a1f", "#f6eedb"),
+    ("#5f3d8b", "#ebe2f6"),
+    ("#2f7a76", "#dff2f0"),
+    ("#8b3d6e", "#f6e1ee"),
+    ("#55595f", "#eceef0"),
+)
+_FLOW_UNSAFE = set(",[]{}:#&*!|>'\"%@`")
+_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}  # YAML 1.1 reads them
+
+
+def scalar(value: object, flow: bool = False) -> str:
+    """One value as a YAML scalar: plain when it plainly reads back as itself (it starts with a
+    letter, holds no ': ' or ' #', is no word YAML reads as true, false or null), else
+    double-quoted."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    plain = (
+        bool(text)
+        and text[0].isascii()
+        and text[0].isalpha()
+        and text.isprintable()
+        and ": " not in text
+        and " #" not in text
+        and not text.endswith(":")
+        and text.lower() not in _WORDS
+        and not (flow and _FLOW_UNSAFE & set(text))
+    )
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+def colour_field(inferred: Inferred) -> Column | None:
+    """The enumeration whose values colour the frame: the faction, else the kind, else the first
+    with at most as many values as the palette has colours."""
+    small = [c for c in inferred.columns if c.kind == "enum" and len(c.vocab) <= len(PALETTE)]
+    for role in ("faction", "kind"):
+        found = next((c for c in small if c.role == role), None)
+        if found is not None:
+            return found
+    return small[0] if small else None
+
+
+def game_yaml(inferred: Inferred, title: str, source: str) -> str:
+    """game.yaml, every inferred choice explained in a comment."""
+    colour = colour_field(inferred)
+    lines = [
+        f"# {title}: the rules model, inferred by `cardgen new --from {source}`",
+        "# (docs/new-from-sheet.md). Every choice below was guessed from the sheet's columns and",
+        "# says why in a comment: change what is wrong (docs/model.md), then validate again.",
+        "game:",
+        f"  name: {scalar(title)}",
+        '  version: "0.1"',
+        f"  description: {scalar(f'Cards from {source}.')}",
+        "",
+        "card:",
+        "  size: 63mm x 88mm",
+        "  bleed: 3mm",
+        "  safe: 3mm",
+        "",
+    ]
+    vocabs = [c for c in inferred.columns if c.kind in ("enum", "list")]
+    if vocabs:
+        lines.append("vocabularies:")
+        for col in vocabs:
+            lines.append(f"  # the values of {_said(col)}, commonest first")
+            if col is colour:
+                lines.append(
+                    "  # (the frame colours: `color` and `light` are read by the template)"
+                )
+                lines.append(f"  {col.field}:")
+                for value, (frame, light) in zip(col.vocab, PALETTE):
+                    lines.append(
+                        f'    - {{name: {scalar(value, True)}, color: "{frame}", light: "{light}"}}'
+                    )
+            else:
+                lines.append(f"  {col.field}:")
+                lines += [f"    - {scalar(v)}" for v in col.vocab]
+        lines.append("")
+    lines.append("fields:")
+    for col in inferred.columns:
+        if col.kind == "id":
+            continue
+        lines += textwrap.wrap(
+            f"{_said(col)}: {col.why}{_filled(col)}",
+            98,
+            initial_indent="  # ",
+            subsequent_indent="  #   ",
+            break_on_hyphens=False,
+        )
+        lines.append(f"  {col.field}: {{{', '.join(_spec(col))}}}")
+    lines.append("")
+    factions = (
+        dict(zip(colour.vocab, (frame for frame, _ in PALETTE)))
+        if colour is not None and colour.role == "faction"
+        else {}
+    )
+    lines += cost_yaml(inferred.cost or CostGuess(), PALETTE, factions) + [""]
+    lines += _collation(inferred)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _said(col: Column) -> str:
+    return f"{json.dumps(col.header, ensure_ascii=False)} ({col.where})"
+
+
+def _filled(col: Column) -> str:
+    if col.filled == col.rows:
+        return f"; on every card{' (so required)' if col.required else ''}"
+    return f"; on {col.filled} of {col.rows} cards"
+
+
+def _spec(col: Column) -> list[str]:
+    kind = {"name": "text", "copies": "integer"}.get(col.kind, col.kind)
+    out = [f"type: {kind}"]
+    if col.kind in ("enum", "list"):
+        out.append(f"vocab: {col.field}")
+    if col.kind in ("integer", "copies", "int-or-x"):
+        out += [f"min: {col.minimum}", f"max: {col.maximum}"]
+    if col.required:
+        out.append("required: true")
+    if col.header != col.field and not (col.kind == "copies" and fold(col.header) == "copies"):
+        out.append(
+            f"label: {scalar(col.header, True)}"
+        )  # the sheet's header: `sheet pull` reads it
+    if col.role:
+        out.append(f"role: {col.role}")
+    return out
+
+
+def _collation(inferred: Inferred) -> list[str]:
+    copies = inferred.get("copies")
+    if copies is None:
+        return ["# No copies column: `cardgen sheets` prints one copy of each card."]
+    said = (
+        f"No collation: `{copies.field}`, from {_said(copies)}, is how many copies of each card "
+        "one print run has (`role: copies`); a card without a count prints once. Add a collation "
+        "(docs/model.md) to print by rarity or kind instead: a card's own count still wins."
+    )
+    if copies.filled < copies.rows:
+        said += f" {copies.rows - copies.filled} of {copies.rows} cards have no count."
+    return textwrap.wrap(said, 98, initial_indent="# ", subsequent_indent="# ")
+
+
+def cards_yaml(cards: list[dict[str, object]], table: str, source: str) -> str:
+    """One card file: a list of cards, `id` first, multi-line text as `|-` blocks."""
+    head = f"# The cards of {json.dumps(table, ensure_ascii=False)} in {source}, one per row."
+    parts = [head]
+    for card in cards:
+        lines: list[str] = []
+        for key, value in card.items():
+            lead = "- " if not lines else "  "
+            lines.append(lead + _entry(key, value))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def _entry(key: str, value: object) -> str:
+    if isinstance(value, list):
+        return f"{key}: [{', '.join(scalar(v, True) for v in value)}]"
+    if (
+        isinstance(value, str)
+        and "\n" in value
+        and not value.startswith((" ", "\t"))
+        and all(line.isprintable() for line in value.split("\n"))
+    ):  # a literal block keeps every character as it is
+        body = "\n".join(f"    {line}" if line else "" for line in value.split("\n"))
+        return f"{key}: |-\n{body}"
+    return f"{key}: {scalar(value)}"

@@ -1,0 +1,1 @@
+"""The mistake campaign's data: literal edits of every input kind, each with its finding."""
