@@ -122,9 +122,10 @@ class LiveGallery:
         self.rebuild()
         return JobResult()
 
-    def watch(self, stop: threading.Event) -> None:
-        """Rebuild after each burst of saves, in the one watch loop `--watch` uses too."""
-        watch_job(self.ws, self.game, self.job, lambda *shown: None, stop, first=False)
+    def watch(self, stop: threading.Event, ready: threading.Event | None = None) -> None:
+        """Rebuild after each burst of saves, in the one watch loop `--watch` uses too (`ready`:
+        set once saves are seen)."""
+        watch_job(self.ws, self.game, self.job, lambda *shown: None, stop, first=False, ready=ready)
 
 
 class _Handler(SimpleHTTPRequestHandler):

@@ -41,13 +41,15 @@ def watch_job(
     show: Callable[[JobResult | None, str | None, float, bool], None],
     stop: threading.Event | None = None,
     first: bool = True,
+    ready: threading.Event | None = None,
 ) -> None:
     """Run `job` now and after every burst of saves; `show` gets each result (or the one-line error
     that stopped it: a model with errors, a missing template), the seconds it took (from the save,
     for a rebuild) and whether it was a rebuild. A result with work left for later (`later`: a live
     rebuild's rulebook) is shown, then that work is done and its own result shown. The loop survives
     any bad input: fix the file and it rebuilds. `first=False`: the caller ran the job already (the
-    gallery server builds its page before it listens).
+    gallery server builds its page before it listens). `ready` is set when the loop is about to
+    watch: a save from then on is seen.
 
     The one live-rebuild loop: `--watch` (sheets, build) and `cardgen serve` both run in it."""
     from watchfiles import Change, DefaultFilter, watch
@@ -89,6 +91,8 @@ def watch_job(
     watched = [*folders] + (
         [sheet.parent] if sheet and not any(sheet.is_relative_to(f) for f in folders) else []
     )
+    if ready is not None:
+        ready.set()
     try:
         for changes in watch(
             *watched,

@@ -111,16 +111,17 @@ def test_busy_port_is_a_clear_error(tmp_path) -> None:
 def test_watcher_rebuilds_once_per_burst_of_saves(scratch_ws: Workspace) -> None:
     out = scratch_ws.output_dir("clean") / "gallery"
     live = LiveGallery(scratch_ws, "clean", out, lambda m: None)
-    stop = threading.Event()
-    watcher = threading.Thread(target=live.watch, args=(stop,), daemon=True)
+    stop, ready = threading.Event(), threading.Event()
+    watcher = threading.Thread(target=live.watch, args=(stop, ready), daemon=True)
     watcher.start()
     try:
-        time.sleep(0.5)  # let the watcher start
+        assert ready.wait(60)
+        time.sleep(1)  # the watcher's own start, on a loaded machine
         cards = scratch_ws.cards_dir("clean") / "cards.yaml"
         text = cards.read_text()
         for n in range(3):  # an editor saving in steps: one rebuild, not three
             cards.write_text(text.replace("Deal 2 damage", f"Deal {n + 3} damage"))
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while live.generation == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.5)
