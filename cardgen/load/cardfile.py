@@ -11,12 +11,12 @@ from pathlib import Path
 import yaml
 
 from ..core.errors import Finding, Severity
-from .yamlio import MAX_FILE_BYTES, LocList, YamlDoc, _BaseLoader, parse_into, read_text
+from .yamlio import LocList, YamlDoc, _BaseLoader, parse_into, read_text
 from .yamltext import sequence_pieces
 
 CARD_FILE_MB = 64  # a card file larger than this is refused, unless game.yaml's reading: raises it
 MOST_CARD_FILE_MB = 512  # what `reading: card_file_mb` may raise it to
-MAX_VALUES = 10_000_000  # values (mappings, lists, scalars) in one card file, whatever its size
+MAX_VALUES = 6_000_000  # values (mappings, lists, scalars) in one card file: 64 MB of terse cards
 PIECE_BYTES = 1 << 20  # a large file is parsed in runs of whole cards of about this size
 
 
@@ -26,8 +26,8 @@ def card_file_bytes(mb: int | None) -> int:
 
 
 def load_card_file(path: Path, shown: str, max_bytes: int = card_file_bytes(None)) -> YamlDoc:
-    """One card file's document; bad content and passed bounds are findings, never raised. Up to
-    the old whole-file bound (8 MB) a file is parsed whole, as it always was."""
+    """One card file's document; bad content and passed bounds are findings, never raised. A file
+    of up to two pieces is parsed whole; a larger one in runs of whole cards, the same parse."""
     doc, text = read_text(
         path,
         shown,
@@ -38,7 +38,7 @@ def load_card_file(path: Path, shown: str, max_bytes: int = card_file_bytes(None
     )
     if text is None:
         return doc
-    if len(text) <= MAX_FILE_BYTES:
+    if len(text) <= 2 * PIECE_BYTES:
         return parse_into(doc, text)
     pieces = sequence_pieces(text, math.ceil(len(text) / PIECE_BYTES))
     if pieces:
