@@ -129,7 +129,7 @@ def test_a_file_past_the_bound_is_refused_and_the_others_print(scratch_ws: Works
             f"file is {size / 1048576:.1f} MB; card files are limited to 1 MB (game.yaml "
             "`reading: card_file_mb`)",
             "split the cards into several files, or raise `card_file_mb` under `reading:` in "
-            "game.yaml (at most 512)",
+            "game.yaml, up to 512",
         )
     ]
     sheets = run(scratch_ws, "sheets", "clean")

@@ -34,7 +34,7 @@ def load_card_file(path: Path, shown: str, max_bytes: int = card_file_bytes(None
         max_bytes,
         limit="card files are limited to {mb} MB (game.yaml `reading: card_file_mb`)",
         hint=f"split the cards into several files, or raise `card_file_mb` under `reading:` in "
-        f"game.yaml (at most {MOST_CARD_FILE_MB})",
+        f"game.yaml, up to {MOST_CARD_FILE_MB}",
     )
     if text is None:
         return doc
