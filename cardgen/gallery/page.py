@@ -28,6 +28,7 @@ BLOCKING = {
     "not-a-list",
     "alias-bomb",
     "file-too-large",
+    "file-too-many-values",
     "unreadable-file",
 }
 MANIFEST = (

@@ -12,15 +12,8 @@ from ..core.paths import file_stamp
 from ..speed.gcpause import no_cyclic_gc
 from ..speed.parallel import Pool, PoolLost
 from .card import Card, Catalog, slug
-from .yamlio import (
-    MAX_FILE_BYTES,
-    LocDict,
-    LocList,
-    YamlDoc,
-    join_pieces,
-    load_yaml,
-    parse_yaml,
-)
+from .cardfile import card_file_bytes, join_pieces, load_card_file
+from .yamlio import MAX_FILE_BYTES, LocDict, LocList, YamlDoc, parse_yaml
 from .yamltext import sequence_pieces
 
 
@@ -56,10 +49,12 @@ def read_cards(
     root: Path,
     progress: Callable[[str, int, int], None] | None = None,
     cache: Path | None = None,
+    max_bytes: int = card_file_bytes(None),
 ) -> tuple[Catalog, list[Finding]]:
     """Every card of every file, in file order. Bad files and entries become findings; nothing
     raises. With a `cache` folder, files parsed by an earlier run and unchanged since (size and
-    time) are not parsed again."""
+    time) are not parsed again. A file larger than `max_bytes` is refused with a finding, and the
+    other files are read as ever."""
     catalog = Catalog(game)
     findings: list[Finding] = []
     files = []
@@ -81,7 +76,11 @@ def read_cards(
                     "this card file links outside the workspace and is not read",
                 )
             )
-    docs = _cached_load(files, root, cache) if cache is not None else _load_all(files, root)
+    docs = (
+        _cached_load(files, root, cache, max_bytes)
+        if cache is not None
+        else _load_all(files, root, max_bytes)
+    )
     for done, (path, doc) in enumerate(zip(files, docs), 1):
         if progress is not None:
             progress("cards", done, len(files))
@@ -133,20 +132,25 @@ PARALLEL_BYTES = (
 )  # below a megabyte of cards, starting a second process costs more than it saves
 
 
-def _load_one(args: tuple[Path, str]) -> YamlDoc:
-    return load_yaml(*args)
+def _load_one(args: tuple[Path, str, int]) -> YamlDoc:
+    return load_card_file(*args)
 
 
 def _parse_task(task: tuple) -> YamlDoc:
-    """A worker's task: a whole file (path, shown), or a piece of one (shown, first line, text)."""
-    return load_yaml(*task) if len(task) == 2 else parse_yaml(task[2], task[0], task[1])
+    """A worker's task: a whole file (path, shown, max_bytes), or a piece of one (shown, first
+    line, text)."""
+    return load_card_file(*task) if len(task) == 3 else parse_yaml(task[2], task[0], task[1])
 
 
-def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
-    """Parse the card files, on two processes for a large set; a large file (a set kept in one file)
-    is cut into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same parse as in
-    one piece. Only where helper processes are to be had (speed.parallel.Pool)."""
-    jobs = [(p, _shown(p, root)) for p in files]
+def _load_all(
+    files: list[Path], root: Path, max_bytes: int = card_file_bytes(None)
+) -> list[YamlDoc]:
+    """Parse the card files, on two processes for a large set; a file of one to 8 MB (a set kept in
+    one file) is cut into two runs of whole cards parsed apart (yamlio.sequence_pieces), the same
+    parse as in one piece. Only where helper processes are to be had (speed.parallel.Pool). A
+    file past 8 MB is read in this process (cardfile: in runs, within its bounds), never sent
+    back from a helper whole."""
+    jobs = [(p, _shown(p, root), max_bytes) for p in files]
     try:
         sizes = [p.stat().st_size for p in files]
     except OSError:
@@ -157,7 +161,9 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     tasks: list[tuple] = []
     owner: list[int] = []  # the file each task belongs to
     texts: dict[int, str] = {}
-    for i, ((path, shown), size) in enumerate(zip(jobs, sizes)):
+    for i, ((path, shown, _), size) in enumerate(zip(jobs, sizes)):
+        if size > MAX_FILE_BYTES:
+            continue  # read here, after the helpers' answers
         pieces = None
         if PARALLEL_BYTES // 2 < size <= MAX_FILE_BYTES:
             try:
@@ -169,8 +175,11 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
             tasks.append((shown, line, text))
             owner.append(i)
         if not pieces:
-            tasks.append((path, shown))
+            tasks.append((path, shown, max_bytes))
             owner.append(i)
+    if not tasks:  # only files past 8 MB
+        pool.close()
+        return [_load_one(job) for job in jobs]
     try:
         with pool:
             pool.ask(_parse_task, tasks, chunksize=max(1, len(tasks) // 4))
@@ -181,16 +190,18 @@ def _load_all(files: list[Path], root: Path) -> list[YamlDoc]:
     for doc, i in zip(parsed, owner):
         by_file.setdefault(i, []).append(doc)
     docs: list[YamlDoc] = []
-    for i, (path, shown) in enumerate(jobs):
-        mine = by_file[i]
+    for i, job in enumerate(jobs):
+        mine = by_file.get(i, [])
         if len(mine) == 1:
             docs.append(mine[0])
+        elif not mine:  # a file past 8 MB
+            docs.append(_load_one(job))
         else:  # the pieces of one file, joined; a piece with a problem: the file parsed whole
-            docs.append(join_pieces(path, shown, texts[i], mine) or _load_one((path, shown)))
+            docs.append(join_pieces(job[0], job[1], texts[i], mine) or _load_one(job))
     return docs
 
 
-def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
+def _cached_load(files: list[Path], root: Path, cache: Path, max_bytes: int) -> list[YamlDoc]:
     """_load_all through the signed cache output/GAME/.cache/cards-*: each file's parse kept (as
     plain data) by path, size and time, under a key of the code that parses (speed.codekey). The
     cache is written only where its folder's output/ already exists (validating never creates
@@ -199,7 +210,8 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
     from ..speed.codekey import code_digest
     from .plaindata import doc_from_plain, doc_to_plain
 
-    store, name = Store(cache), f"cards-{code_digest(__name__, 'cardgen.load.plaindata')}"
+    digest = code_digest(__name__, "cardgen.load.plaindata")
+    store, name = Store(cache), f"cards-{digest}-{max_bytes}"  # a refusal holds for its bound
     with no_cyclic_gc():
         kept: dict[str, tuple] = {}
         got = store.get(name)
@@ -218,7 +230,7 @@ def _cached_load(files: list[Path], root: Path, cache: Path) -> list[YamlDoc]:
                 kept = {}
     stamps = {str(p): file_stamp(p)[1:] for p in files}  # (size, modification time)
     fresh = [p for p in files if str(p) not in kept or kept[str(p)][:2] != stamps[str(p)]]
-    parsed = dict(zip(map(str, fresh), _load_all(fresh, root))) if fresh else {}
+    parsed = dict(zip(map(str, fresh), _load_all(fresh, root, max_bytes))) if fresh else {}
     docs = [parsed[str(p)] if str(p) in parsed else kept[str(p)][2] for p in files]
     if store.on and (fresh or set(kept) != set(stamps)) and cache.parent.parent.is_dir():
         try:

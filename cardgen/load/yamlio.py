@@ -38,8 +38,8 @@ class _BaseLoader(_Parser):  # type: ignore[misc, valid-type]
         return _DEFAULT_TAGS[kind]
 
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_EXPANDED_NODES = 2_000_000
+MAX_FILE_BYTES = 8 * 1024 * 1024  # game.yaml and other files read whole; card files: cardfile.py
+MAX_EXPANDED_NODES = 2_000_000  # values aliases may add to a document (each use of an anchor)
 
 
 class LocDict(dict):
@@ -94,8 +94,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _mark(node: yaml.Node) -> Loc:
-    return node.start_mark.line + 1, node.start_mark.column + 1
+def _mark(node: yaml.Node, first_line: int = 1) -> Loc:
+    return node.start_mark.line + first_line, node.start_mark.column + 1
 
 
 # YAML 1.1 core scalars, as PyYAML's SafeLoader types them (timestamps stay text: card data never
@@ -103,16 +103,22 @@ def _mark(node: yaml.Node) -> Loc:
 class _Builder:
     """Builds LocDict/LocList/scalars from composed nodes; shared (aliased) nodes are built once."""
 
-    def __init__(self, problems: list[tuple[Loc, str, str]]) -> None:
+    def __init__(self, problems: list[tuple[Loc, str, str]], first_line: int = 1) -> None:
         self.problems = problems
         self.memo: dict[int, Any] = {}
         self.shared = False  # a node was reached twice: aliases are in use
+        self.first_line = first_line
+        self.values = 0  # values built (each mapping, list and scalar once)
+
+    def _mark(self, node: yaml.Node) -> Loc:
+        return node.start_mark.line + self.first_line, node.start_mark.column + 1
 
     def build(self, node: yaml.Node) -> Any:
         key = id(node)
         if key in self.memo:
             self.shared = True
             return self.memo[key]
+        self.values += 1
         if isinstance(node, yaml.ScalarNode):
             try:
                 return _scalar(node)
@@ -123,7 +129,7 @@ class _Builder:
                 shown = node.value if len(node.value) <= 24 else node.value[:20] + "…"
                 self.problems.append(
                     (
-                        _mark(node),
+                        self._mark(node),
                         "yaml-value",
                         f"'{shown}' cannot be read as a number: {str(exc).split(';')[0][:80]}",
                     )
@@ -132,19 +138,19 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             out = LocList()
             self.memo[key] = out
-            out.loc = _mark(node)
-            out.item_locs = [_mark(child) for child in node.value]
+            out.loc = self._mark(node)
+            out.item_locs = [self._mark(child) for child in node.value]
             out.extend(self.build(child) for child in node.value)
             return out
         result = LocDict()
         self.memo[key] = result
-        result.loc = _mark(node)
+        result.loc = self._mark(node)
         result.key_locs = {}
         for key_node, value_node in self._pairs(node):
             k = self.build(key_node)
             if isinstance(k, (list, dict)):
                 self.problems.append(
-                    (_mark(key_node), "yaml-key", "a mapping key must be a plain value")
+                    (self._mark(key_node), "yaml-key", "a mapping key must be a plain value")
                 )
                 continue
             k = (
@@ -153,17 +159,17 @@ class _Builder:
                 else ("null" if k is None else str(k).lower() if isinstance(k, bool) else str(k))
             )
             if k in result.key_locs:
-                if result.key_locs[k] != _mark(key_node):
+                if result.key_locs[k] != self._mark(key_node):
                     first = result.key_locs[k]
                     self.problems.append(
                         (
-                            _mark(key_node),
+                            self._mark(key_node),
                             "duplicate-key",
                             f"key '{k}' appears twice in this mapping (first at line {first[0]})",
                         )
                     )
                 continue
-            result.key_locs[k] = _mark(key_node)
+            result.key_locs[k] = self._mark(key_node)
             result[k] = self.build(value_node)
         return result
 
@@ -179,7 +185,7 @@ class _Builder:
                         merged.extend(self._pairs(src))
                     else:
                         self.problems.append(
-                            (_mark(src), "yaml-merge", "'<<' must merge a mapping")
+                            (self._mark(src), "yaml-merge", "'<<' must merge a mapping")
                         )
             else:
                 own.append((k, v))
@@ -189,16 +195,22 @@ class _Builder:
         ]
 
 
-def _expanded_size(root: yaml.Node, limit: int) -> int:
-    """Nodes the document would have with every alias expanded, stopping early past the limit."""
+def _alias_values(root: yaml.Node, limit: int) -> int:
+    """Values the document's aliases add when expanded (each use of an anchor after its first adds
+    the anchored value's whole expanded size), stopping early past the limit; a document's own
+    values do not count, so a large file with one anchor is no bomb."""
     memo: dict[int, int] = {}
     active: set[int] = set()
+    added = 0
 
     def walk(node: yaml.Node) -> int:
+        nonlocal added
         key = id(node)
         if key in memo:
+            added += memo[key]
             return memo[key]
         if key in active:  # a recursive alias: infinite when expanded
+            added = limit + 1
             return limit + 1
         active.add(key)
         total = 1
@@ -213,13 +225,14 @@ def _expanded_size(root: yaml.Node, limit: int) -> int:
         )
         for child in children:
             total += walk(child)
-            if total > limit:
+            if added > limit:
                 break
         active.discard(key)
         memo[key] = total
         return total
 
-    return walk(root)
+    walk(root)
+    return added
 
 
 @dataclass
@@ -229,71 +242,63 @@ class YamlDoc:
     data: Any = None
     findings: list[Finding] = field(default_factory=list)
     text: str = ""
+    values: int = 0  # values built (mappings, lists and scalars; an anchored one once)
 
 
 def load_yaml(path: Path, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
     """Read one YAML file; never raises for bad content, reports it as findings instead."""
+    doc, text = read_text(path, shown, max_bytes)
+    return doc if text is None else parse_into(doc, text)
+
+
+def read_text(
+    path: Path,
+    shown: str,
+    max_bytes: int,
+    limit: str = "card and model files are limited to {mb} MB",
+    hint: str = "split the set into several files",
+) -> tuple[YamlDoc, str | None]:
+    """A file's document (holding the finding that stopped it) and its text, or None for the text
+    when it is too large (`limit` says the bound), unreadable or not UTF-8."""
     doc = YamlDoc(path=path, shown=shown)
 
     def problem(
         code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None
-    ) -> YamlDoc:
+    ) -> tuple[YamlDoc, None]:
         doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message, hint))
-        return doc
+        return doc, None
 
     try:
         size = path.stat().st_size
         if size > max_bytes:
-            return problem(
-                "file-too-large",
-                f"file is {size / 1048576:.1f} MB; card and model files are limited to "
-                f"{max_bytes // 1048576} MB",
-                hint="split the set into several files",
-            )
+            said = limit.format(mb=f"{max_bytes / 1048576:g}")
+            return problem("file-too-large", f"file is {size / 1048576:.1f} MB; {said}", hint=hint)
         raw = path.read_bytes()
     except OSError as exc:
         return problem("unreadable-file", f"cannot read file: {exc.strerror or exc}")
     try:
-        text = raw.decode("utf-8-sig")
+        return doc, raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return problem(
-            "not-utf8",
-            f"byte 0x{raw[exc.start]:02x} is not UTF-8",
-            line,
-            column,
-            "save the file as UTF-8",
-        )
-    return _parse(doc, text)
+        said = f"byte 0x{raw[exc.start]:02x} is not UTF-8"
+        return problem("not-utf8", said, line, column, "save the file as UTF-8")
 
 
 def parse_yaml(text: str, shown: str, first_line: int = 1) -> YamlDoc:
     """YAML that is part of another file (a rulebook chapter's front matter), guarded like a file
     and located from `first_line` of that file."""
-    doc = _parse(YamlDoc(path=Path(shown), shown=shown), "\n" * (first_line - 1) + text)
-    doc.text = text
-    return doc
+    return parse_into(YamlDoc(path=Path(shown), shown=shown), text, first_line)
 
 
-def join_pieces(path: Path, shown: str, text: str, docs: list[YamlDoc]) -> YamlDoc | None:
-    """The file's parse from its pieces' (sequence_pieces), or None when one of them is not a clean
-    list."""
-    if any(d.findings or not isinstance(d.data, list) for d in docs):
-        return None
-    data = LocList.at(docs[0].data.loc)
-    for d in docs:
-        for index, value in enumerate(d.data):
-            data.put(value, d.data.item_loc(index))
-    return YamlDoc(path=path, shown=shown, data=data, text=text)
-
-
-def _parse(doc: YamlDoc, text: str) -> YamlDoc:
-    shown = doc.shown
+def parse_into(doc: YamlDoc, text: str, first_line: int = 1) -> YamlDoc:
+    """The text's data and findings, its lines counted from `first_line` (a piece of a file)."""
+    shown, shift = doc.shown, first_line - 1
 
     def problem(
         code: str, message: str, line: int = 0, column: int = 0, hint: str | None = None
     ) -> YamlDoc:
+        line += shift if line else 0
         doc.findings.append(Finding(shown, line, column, Severity.ERROR, code, None, message, hint))
         return doc
 
@@ -314,16 +319,19 @@ def _parse(doc: YamlDoc, text: str) -> YamlDoc:
                 Finding(shown, 1, 1, Severity.WARNING, "empty-file", None, "file holds no data")
             )
             return doc
-        if ("&" in text or "<<" in text) and _expanded_size(
+        if ("&" in text or "<<" in text) and _alias_values(
             node, MAX_EXPANDED_NODES
         ) > MAX_EXPANDED_NODES:
             return problem(
                 "alias-bomb",
-                f"aliases expand this document past {MAX_EXPANDED_NODES:,} values (or into a loop)",
+                f"aliases add more than {MAX_EXPANDED_NODES:,} values to this document when "
+                "expanded (or loop into themselves)",
                 *_mark(node),
                 hint="use fewer nested aliases",
             )
-        doc.data = _Builder(problems).build(node)
+        builder = _Builder(problems, first_line)
+        doc.data = builder.build(node)
+        doc.values = builder.values
     except (
         yaml.reader.ReaderError
     ) as exc:  # a character YAML forbids; the reader counts bytes, so find it here
@@ -350,7 +358,8 @@ def _parse(doc: YamlDoc, text: str) -> YamlDoc:
             and exc.context_mark.line < exc.problem_mark.line
             and exc.context
         ):  # say where the unclosed thing began, which is what the designer must fix
-            reason += f" ({_opened(exc.context)} opened at line {exc.context_mark.line + 1})"
+            opened = exc.context_mark.line + first_line
+            reason += f" ({_opened(exc.context)} opened at line {opened})"
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         return problem("yaml-syntax", f"YAML syntax error: {reason}", line, column)
     except yaml.YAMLError as exc:

@@ -3,6 +3,7 @@ characters that may not show, and runs of whole top-level list items to parse ap
 
 from __future__ import annotations
 
+import bisect
 import re
 
 Loc = tuple[int, int]  # 1-based line, 1-based column
@@ -55,7 +56,7 @@ def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
     document markers or directives, or a file that does not start as a block sequence. A piece that
     fails to parse (or is not a list) means parsing the whole file instead (`join_pieces`), so a
     mistake is reported as usual."""
-    if pieces < 2 or "&" in text or _MARKERS.search(text) or _OTHER_BREAKS.search(text):
+    if pieces < 2 or _ANCHOR.search(text) or _MARKERS.search(text) or _OTHER_BREAKS.search(text):
         return None
     first = next(
         (ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")), ""
@@ -63,15 +64,22 @@ def sequence_pieces(text: str, pieces: int) -> list[tuple[int, str]] | None:
     starts = [m.start() for m in _ITEM.finditer(text)]
     if not _ITEM.match(first) or not starts:
         return None
-    cuts = sorted(
-        {min(starts, key=lambda at: abs(at - len(text) * k // pieces)) for k in range(1, pieces)}
-    )
+    cuts = sorted({_nearest(starts, len(text) * k // pieces) for k in range(1, pieces)})
     bounds = [0, *[c for c in cuts if c > 0], len(text)]
     if len(bounds) < 3:
         return None
     return [(text.count("\n", 0, a) + 1, text[a:b]) for a, b in zip(bounds, bounds[1:])]
 
 
+def _nearest(starts: list[int], at: int) -> int:
+    """The item start nearest to `at` (the earlier of two as near)."""
+    i = bisect.bisect_left(starts, at)
+    near = starts[max(i - 1, 0) : i + 1]
+    return min(near, key=lambda s: abs(s - at))
+
+
+# where an anchor may stand ('&name' opening a value); '&' in text ('Fire & Ice', 'R&D') is not one
+_ANCHOR = re.compile(r"(?:^|[\s\[{,:])&\S", re.M)
 _MARKERS = re.compile(r"^(?:---|\.\.\.|%)", re.M)
 _OTHER_BREAKS = re.compile(
     "\r(?!\n)|[\x85\u2028\u2029]"

@@ -259,6 +259,7 @@ class GameModel:
         False  # 'Gain LLL.' — standalone runs of symbol letters in text are cost symbols
     )
     placeholders: list[str] = field(default_factory=list)
+    card_file_mb: int | None = None  # reading: card_file_mb (None: load.cardfile's default)
     draft_field: str | None = "status"
     draft_values: list[str] = field(default_factory=lambda: ["draft"])
     text_fields: list[str] = field(default_factory=lambda: ["text"])

@@ -81,6 +81,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
         "text",
         "keywords",
         "placeholders",
+        "reading",
         "components",
         "editions",
         "box",
@@ -149,6 +150,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     for lang, values in local_values(text, ("labels",)).items():
         model.local.setdefault(lang, {})["labels"] = [str(v) for v in values["labels"]]
     model.placeholders = r.strings(raw, "placeholders", "game.yaml")
+    model.card_file_mb = (raw.get("reading") or {}).get("card_file_mb")
     for section in ("collation", "numbering", "limits", "deck", "draft"):
         walk(section, model)  # these select cards by field: checked once the fields are known
     draft = raw.get("draft") or {}

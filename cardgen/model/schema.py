@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import stock, units
+from ..load.cardfile import CARD_FILE_MB, MOST_CARD_FILE_MB
 from ..load.yamlio import Loc
 from .game import FIELD_TYPES, ROLES
 from .schema_play import PLAY_SECTIONS
@@ -314,6 +315,17 @@ SECTIONS: dict[str, Spec] = {
         },
     ),
     "notes": Anything("notes for people; cardgen ignores them"),
+    "reading": Section(
+        "how much of the game's own files cardgen reads (docs/security.md)",
+        keys={
+            "card_file_mb": Int(
+                f"the largest card file read, in MB (default {CARD_FILE_MB}); a larger one is a "
+                "`file-too-large` error on that file alone, and the other files print",
+                low=1,
+                high=MOST_CARD_FILE_MB,
+            ),
+        },
+    ),
     **PLAY_SECTIONS,
 }
 

@@ -106,8 +106,8 @@ def _exhaust(
     if (
         fmt.unique_in_pack and count > 1
     ):  # the shuffle decides how many copies are dealt: more than packs cannot go
-        card, n = Counter(dealt.ravel().tolist()).most_common(1)[0]
-        if n > count:
+        if int(np.bincount(dealt.ravel()).max()) > count:  # named as ever, by the first such card
+            card, n = Counter(dealt.ravel().tolist()).most_common(1)[0]
             raise CardgenError(
                 f"'{ids[card]}' would be dealt {n} times into {count} packs: some pack would "
                 f"hold two copies; deal more packs or set unique_in_pack: false"

@@ -59,7 +59,8 @@ def separate_copies(dealt: Any, rng: np.random.Generator, name: str) -> None:
     """Swap every second copy of a card out of its pack, in place (the pods stay permutations of the
     deal)."""
     ordered = np.sort(dealt, axis=2)
-    clashing = np.flatnonzero((ordered[:, :, 1:] == ordered[:, :, :-1]).any(axis=(1, 2)))
+    twice = (ordered[:, :, 1:] == ordered[:, :, :-1]).any(axis=2)  # (pod, pack): holds a copy twice
+    clashing = np.flatnonzero(twice.any(axis=1))
     if not len(clashing):
         return
     draw = random.Random(
@@ -68,7 +69,10 @@ def separate_copies(dealt: Any, rng: np.random.Generator, name: str) -> None:
     count, size = dealt.shape[1], dealt.shape[2]
     for p in clashing.tolist():
         packs = dealt[p].tolist()
-        for a, pack in enumerate(packs):
+        # a swap never gives a pack a second copy, so only the packs dealt with one are walked (the
+        # others would find none: the same swaps, the same draws, in a tenth of the time)
+        for a in np.flatnonzero(twice[p]).tolist():
+            pack = packs[a]
             for i in range(size):
                 x = pack[i]
                 if pack.count(x) < 2:

@@ -9,6 +9,7 @@ from typing import Callable
 from ..core.errors import CardgenError, Finding, suggest
 from ..core.workspace import Workspace
 from ..load.card import Catalog
+from ..load.cardfile import card_file_bytes
 from ..load.cards import read_cards
 from ..model.game import GameModel
 from ..model.load import load_model
@@ -39,7 +40,12 @@ def load_game(
     ws.check_game(game)
     model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
     catalog, card_findings = read_cards(
-        game, ws.cards_dir(game), ws.root, progress, cache=ws.shared_dir(game) / ".cache"
+        game,
+        ws.cards_dir(game),
+        ws.root,
+        progress,
+        cache=ws.shared_dir(game) / ".cache",
+        max_bytes=card_file_bytes(model.card_file_mb if model else None),
     )
     loaded = LoadedGame(ws, game, model, catalog, findings + card_findings)
     if model is None or model.editions is None and not ws.edition:

@@ -12,7 +12,6 @@ from ..core.workspace import Workspace
 from ..load.card import Card, Catalog, slug
 from ..load.cards import card_files
 from ..load.yamledit import CardNode, Located, locate
-from ..load.yamlio import MAX_FILE_BYTES
 from .settings import sheet_name
 
 
@@ -83,6 +82,7 @@ def read_sources(
         for f in problems
         if f.severity >= Severity.ERROR and f.card is None and f.code != "card-not-a-mapping"
     }
+    refused = {f.file for f in problems if f.code in ("file-too-large", "file-too-many-values")}
     out: list[CardFile] = []
     findings: list[Finding] = []
     inside = ws.root.resolve()
@@ -91,9 +91,11 @@ def read_sources(
         rel = path.relative_to(folder).as_posix()
         if not path.resolve().is_relative_to(inside):
             continue  # the loader reports a file linking out of the workspace
+        if shown in refused:  # past the loader's bound: not read again here
+            out.append(CardFile(path, shown, rel, b"", "", False, readable=False))
+            findings.append(_skipped(shown, "it is past the card-file bounds (see its finding)"))
+            continue
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                raise OSError("too large")
             raw = path.read_bytes()
             text = raw.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError):

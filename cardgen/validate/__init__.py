@@ -94,14 +94,13 @@ class Context:
         read once; None when it cannot be read."""
         sources: dict[str, str | None] = self.__dict__.setdefault("_sources", {})
         if file not in sources:
-            from ..load.yamlio import MAX_FILE_BYTES
+            from ..load.cardfile import card_file_bytes
 
             path, sources[file] = self.root / file, None
             try:
-                if (
-                    path.resolve().is_relative_to(self.root.resolve())
-                    and path.stat().st_size <= MAX_FILE_BYTES
-                ):
+                if path.resolve().is_relative_to(
+                    self.root.resolve()
+                ) and path.stat().st_size <= card_file_bytes(self.model.card_file_mb):
                     sources[file] = path.read_bytes().decode("utf-8-sig")
             except (OSError, UnicodeDecodeError, RuntimeError):  # RuntimeError: a symlink loop
                 pass
