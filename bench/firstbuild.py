@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report, scratch_workspace, without_json, worktree  # noqa: E402
+from common import Row, compiled, report, scratch_workspace, without_json, worktree  # noqa: E402
 from paired import LAUNCH  # noqa: E402
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -78,6 +78,7 @@ def main() -> None:
     with ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         other = stack.enter_context(worktree(args.against))
+        compiled(other), compiled(REPO)
         ours_ws, theirs_ws = scratch_workspace(Path(tmp) / "a"), scratch_workspace(Path(tmp) / "b")
         mine, theirs, loads = [], [], []
         for _ in range(args.runs):  # paired: each round runs both, so load hits both alike

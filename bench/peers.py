@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report, without_json  # noqa: E402
+from common import Row, compiled, report, without_json  # noqa: E402
 
 PEERS = REPO.parent / "shared" / "bench-peers"
 
@@ -216,6 +216,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
     a = ap.parse_args(without_json(sys.argv[1:]))
+    compiled(REPO)  # timed as installed: with its bytecode
     report([measure(n, a.runs, a.protograf) for n in (int(s) for s in a.sizes.split(","))])
 
 
