@@ -71,8 +71,9 @@ def build_game(
     """Everything the game can produce, into output/GAME/ (output/GAME@LANG/ for the workspace's
     edition; `edition`: one edition of a build of every edition, jobs/editions.py): validation
     report, print sheets, PNG faces, gallery, set report, rulebook, draft night packs and exports.
-    The findings are the one collection (`validate`'s). A rulebook that must be typeset again is
-    typeset by a forked process (twin.py) on the other core while this one writes the rest. With a
+    The findings are the one collection (`validate`'s). A rulebook that must be typeset again (the
+    build's, and the print-and-play set's on universal paper) is typeset by a forked process
+    (twin.py) from the start while this one writes the rest, and waited for last. With a
     `twin` (a live rebuild), the print sheets and the packs are made there; `live` leaves that
     typesetting to `result.later`, so that everything else is written and shown first."""
     if twin is not None:
