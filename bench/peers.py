@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -25,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
-from common import Row, report, without_json  # noqa: E402
+from common import Row, compiled, report, without_json  # noqa: E402
 
 PEERS = REPO.parent / "shared" / "bench-peers"
 
@@ -105,16 +106,27 @@ def workspace(deck: Path, root: Path) -> None:
     (root / "cards" / "peers" / "cards.yaml").write_text("\n".join(lines) + "\n")
 
 
+CPU: dict[str, float] = {}  # the last timed command's median cpu seconds (user + system)
+
+
 def timed(cmd: list[str], runs: int, before=None, **kw) -> float:  # type: ignore[no-untyped-def]
-    times = []
+    """The median wall time of `runs` runs (their median cpu time, of the process and the helpers
+    it waited for, in CPU["last"]: steadier than wall on a shared machine)."""
+    times, cpus = [], []
     for _ in range(runs):
         if before is not None:
             before()
+        was = os.times()
         t = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, **kw)
         times.append(time.perf_counter() - t)
+        now = os.times()
+        cpus.append(
+            now.children_user - was.children_user + now.children_system - was.children_system
+        )
         if done.returncode > 1:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")
+    CPU["last"] = statistics.median(cpus)
     return statistics.median(times)
 
 
@@ -157,6 +169,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
             ],
             runs,
         )
+        rl_cpu = CPU["last"]
         pg = None
         if protograf:
             pg = timed(
@@ -180,6 +193,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         ]
         cache = ws / "output" / "peers" / ".cache"
         cold = timed(sheets, runs, before=lambda: shutil.rmtree(cache, ignore_errors=True))
+        cold_cpu = CPU["last"]
         warm = timed(sheets, runs)
         cards = ws / "cards" / "peers" / "cards.yaml"
         edits = iter(range(10_000))
@@ -204,7 +218,8 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         "2–4 sentences of rules, AP/HP, rarity)",
         f"{cold:.2f} / {warm:.2f} / {changed:.2f} s; reportlab {rl:.2f} s (cold {cold / rl:.2f}x, "
         "warm "
-        f"{warm / rl:.2f}x){against}",
+        f"{warm / rl:.2f}x){against}; cpu cold {cold_cpu:.2f} s, reportlab {rl_cpu:.2f} s "
+        f"({cold_cpu / rl_cpu:.2f}x); load average {os.getloadavg()[0]:.1f}",
         ("≥ 15x protograf, " if pg else "")
         + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards",
     )
@@ -216,6 +231,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
     a = ap.parse_args(without_json(sys.argv[1:]))
+    compiled(REPO)  # timed as installed: with its bytecode
     report([measure(n, a.runs, a.protograf) for n in (int(s) for s in a.sizes.split(","))])
 
 

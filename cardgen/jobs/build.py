@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..core.errors import CardgenError, Finding, sort_findings
+from ..core.errors import Finding, sort_findings
 from ..core.options import A4, Ink, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
@@ -71,8 +71,9 @@ def build_game(
     """Everything the game can produce, into output/GAME/ (output/GAME@LANG/ for the workspace's
     edition; `edition`: one edition of a build of every edition, jobs/editions.py): validation
     report, print sheets, PNG faces, gallery, set report, rulebook, draft night packs and exports.
-    The findings are the one collection (`validate`'s). A rulebook that must be typeset again is
-    typeset by a forked process (twin.py) on the other core while this one writes the rest. With a
+    The findings are the one collection (`validate`'s). A rulebook that must be typeset again (the
+    build's, and the print-and-play set's on universal paper) is typeset by a forked process
+    (twin.py) from the start while this one writes the rest, and waited for last. With a
     `twin` (a live rebuild), the print sheets and the packs are made there; `live` leaves that
     typesetting to `result.later`, so that everything else is written and shown first."""
     if twin is not None:
@@ -90,7 +91,10 @@ def build_game(
         base = tag_edition(base, studio.model.edition, edition.base)
     smallest = edition.smallest if edition else None
     findings, book, typesetter = base, None, None
-    if opts.rulebook and (ws.root / "rules" / game / "rulebook" / "index.md").is_file():
+    has_book = (ws.root / "rules" / game / "rulebook" / "index.md").is_file()
+    # the print-and-play set's rulebook (universal paper): typeset on another core from now on
+    kit_typesetter = _kit_typesetter(studio, opts, live) if has_book else None
+    if opts.rulebook and has_book:
         from .rulebook import cached_rulebook
 
         progress("book", 0, 1)
@@ -130,14 +134,6 @@ def build_game(
     elif book is not None and live:
         result.later = lambda: _typeset_later(studio, opts, base, findings, smallest=smallest)
         result.pending = "the rulebook is being typeset"
-    elif book is not None:
-        rest = _typeset_later(
-            studio, opts, base, findings, typesetter, save=False, smallest=smallest
-        )
-        made.append(
-            rest.outputs[-1]
-        )  # the rulebook (the reports, if written again, are listed already)
-        result.findings = rest.findings
     printed = None
     if twin is not None:
         try:
@@ -146,14 +142,31 @@ def build_game(
         except TwinLost:
             pass  # LiveBuild closes it; this build makes the sheets and packs itself
     printed = printed or print_half(studio, opts, progress)
-    result.outputs += [validation, *printed.sheets, *made, *printed.packs]
-    result.notes += printed.notes
+    kit: list[Output] = []
+    kit_notes: list[str] = []
+    found: list[Finding] = []
     if opts.kit and not live:  # a live rebuild leaves the kit to a full build
         from .pnp import build_kit
 
-        kit, notes, found = build_kit(studio, opts.paper, opts.players, printed.sheets, progress)
-        result.outputs += kit
-        result.notes += notes
+        kit, kit_notes, found = build_kit(
+            studio,
+            opts.paper,
+            opts.players,
+            printed.sheets,
+            progress,
+            typeset=(lambda: _taken(kit_typesetter)) if kit_typesetter else None,
+        )
+    if book is not None and not book.typeset and not live:  # the book, last: it took longest
+        rest = _typeset_later(
+            studio, opts, base, findings, typesetter, save=False, smallest=smallest
+        )
+        made.append(
+            rest.outputs[-1]
+        )  # the rulebook (the reports, if written again, are listed already)
+        result.findings = rest.findings
+    result.outputs += [validation, *printed.sheets, *made, *printed.packs, *kit]
+    result.notes += printed.notes + kit_notes
+    if opts.kit and not live:
         result.findings = sort_findings(set(result.findings) | set(found))
     for target in opts.exports:
         from .export import PRINT_RUN_TARGETS, run_export
@@ -203,6 +216,32 @@ def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
     except TwinLost:
         twin.close()  # type: ignore[union-attr]
         return None
+
+
+def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rulebook] | None":
+    """A forked process typesetting the print-and-play set's rulebook (on universal paper) while
+    this one makes the rest, when the kit needs one the cache does not keep."""
+    if not opts.kit or live:
+        return None
+    from .pnp import UNIVERSAL
+    from .rulebook import cached_rulebook, kept_rulebook
+
+    ws, game = studio.ws, studio.game
+    if kept_rulebook(ws, game, UNIVERSAL) is not None:
+        return None
+    return _start(Twin.fork(lambda: cached_rulebook(ws, game, UNIVERSAL, studio)))
+
+
+def _taken(twin: "Twin[Rulebook] | None") -> "Rulebook | None":
+    """The book a typesetting process made, or None when it was lost (made here instead)."""
+    if twin is None:
+        return None
+    try:
+        return twin.answer()
+    except TwinLost:
+        return None
+    finally:
+        twin.close()
 
 
 def _typeset_later(
@@ -283,7 +322,9 @@ def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -
         half.notes.append("no print sheets: no card is in the print run (the findings say why)")
     if studio.model.packs:
         progress("packs", 0, 1)
-        half.packs = _draft_night(studio, opts, half.notes)
+        from .packs import draft_night
+
+        half.packs = draft_night(studio, opts.seed, opts.players, half.notes)
         progress("packs", 1, 1)
     return half
 
@@ -326,42 +367,6 @@ class LiveBuild:
         if self.twin is not None:
             self.twin.close()
             self.twin = None
-
-
-def _draft_night(studio: Studio, opts: BuildOptions, notes: list[str]) -> list[Output]:
-    """Booster packs for the model's draft format (its first pack format), seeded and recorded in
-    every file."""
-    from ..model.packs import load_format
-    from ..packs.deal import deal
-    from ..packs.report import label_fields
-    from .packs import capacity, deal_files, default_players, write_deal
-
-    model = studio.model
-    try:
-        fmt = load_format(model, studio.catalog)
-        seed = opts.seed if opts.seed is not None else model.draft.seed
-        seed = 1 if seed is None else seed
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
-        players = opts.players if opts.players is not None else default_players(fmt, model)
-        d = deal(fmt, studio.game, players, seed)
-        files = deal_files(
-            studio.ws,
-            studio.game,
-            d,
-            studio.catalog,
-            label_fields(model, fmt),
-            sheets=True,
-            studio=studio,
-        )
-    except CardgenError as exc:
-        notes.append(f"packs not dealt: {exc.message}")
-        return []
-    if fmt.mode == "setup":
-        notes.append(f"setups: {d.games} game{'s' * (d.games != 1)}, seed {seed}")
-    else:
-        notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
-    return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)
 
 
 def faces_of(pngs: JobResult) -> str:

@@ -284,3 +284,38 @@ def run_draft(
         made = Output(write_atomic(out / f"draft-{seed}.{fmt}", text), "draft picks and log")
         return JobResult([made], result.model_errors, notes=notes)
     return JobResult([], result.model_errors, notes=notes, text=text)
+
+
+def draft_night(
+    studio: "Studio", seed: int | None, players: int | None, notes: list[str]
+) -> list[Output]:
+    """build's booster packs for the model's draft format (its first pack format), seeded (`seed`,
+    else draft.seed, else 1) and recorded in every file; why none were dealt goes to `notes`."""
+    from ..packs.report import label_fields
+
+    model = studio.model
+    try:
+        fmt = load_format(model, studio.catalog)
+        seed = seed if seed is not None else model.draft.seed
+        seed = 1 if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise CardgenError(f"draft.seed must be a whole number of 0 or more, not {seed!r}")
+        players = players if players is not None else default_players(fmt, model)
+        d = deal(fmt, studio.game, players, seed)
+        files = deal_files(
+            studio.ws,
+            studio.game,
+            d,
+            studio.catalog,
+            label_fields(model, fmt),
+            sheets=True,
+            studio=studio,
+        )
+    except CardgenError as exc:
+        notes.append(f"packs not dealt: {exc.message}")
+        return []
+    if fmt.mode == "setup":
+        notes.append(f"setups: {d.games} game{'s' * (d.games != 1)}, seed {seed}")
+    else:
+        notes.append(f"packs: {len(d.packs)} for {players} players, seed {seed}; {capacity(fmt)}")
+    return write_deal(studio.ws.output_dir(studio.game) / "packs", d, files)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from ..core.errors import Finding
 from ..core.options import STANDARD, Paper
@@ -13,12 +14,18 @@ from ..core.output import JobResult, Output, refuse_links, write_atomic
 from ..core.workspace import Workspace
 from ..kit.boxes import BoxOptions, plan_boxes
 from ..kit.decks import sleeve_findings, sleeve_notes
-from ..kit.pdfread import read_pdf
+from ..kit.pdfread import page_count, read_pdf
 from ..kit.pnpcheck import Check, KitFiles, check_kit, checklist_text, coverage, percent, set_names
 from ..kit.tokens import TOKEN_BLEED
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
 from ..project.studio import Studio, open_studio
 from .kit import box_bytes, token_bytes
+
+if TYPE_CHECKING:
+    from ..rulebook.build import Rulebook
+
+# the kit's rulebook when another process is typesetting it (build): None if that process was lost
+KitBook = Callable[[], "Rulebook | None"]
 
 UNIVERSAL = STANDARD["universal"]
 VERSIONS: tuple[tuple[str, dict[str, str]], ...] = (
@@ -33,9 +40,13 @@ def pnp_folder(ws: Workspace, game: str) -> Path:
 
 
 def write_pnp_set(
-    studio: Studio, players: int | None = None, progress: Progress = quiet
+    studio: Studio,
+    players: int | None = None,
+    progress: Progress = quiet,
+    typeset: KitBook | None = None,
 ) -> tuple[list[Output], list[str]]:
-    """The set's files, written (a file of a role the game no longer has, removed), and notes."""
+    """The set's files, written (a file of a role the game no longer has, removed), and notes;
+    the rulebook from `typeset` (build's twin typesetting it meanwhile) when it has it."""
     folder = pnp_folder(studio.ws, studio.game)
     names = set_names(studio.game)
     outputs: list[Output] = []
@@ -60,7 +71,9 @@ def write_pnp_set(
     if has_rulebook(studio):  # typeset once for universal paper, then kept in the cache
         from .rulebook import cached_rulebook
 
-        book = cached_rulebook(studio.ws, studio.game, UNIVERSAL, studio)
+        book = (typeset() if typeset is not None else None) or cached_rulebook(
+            studio.ws, studio.game, UNIVERSAL, studio
+        )
         path = write_atomic(folder / names["rulebook"], book.pdf)
         outputs.append(Output(path, f"{book.pages} pages"))
         written.add("rulebook")
@@ -139,6 +152,7 @@ def build_kit(
     players: int | None,
     sheets: list[Output],
     progress: Progress = quiet,
+    typeset: KitBook | None = None,
 ) -> tuple[list[Output], list[str], list[Finding]]:
     """build's print-and-play part: the boxes and token sheets on the build's paper, the set on
     universal paper, and the summary's lines: sleeves, toner and paper, the publishing check."""
@@ -150,7 +164,7 @@ def build_kit(
     tokens = token_bytes(studio, paper, players)
     if tokens is not None:
         outputs.append(Output(write_atomic(out / "tokens.pdf", tokens.pdf), tokens.described))
-    made, notes = write_pnp_set(studio, players, progress)
+    made, notes = write_pnp_set(studio, players, progress, typeset)
     folder = pnp_folder(studio.ws, studio.game)
     if made:
         outputs.append(
@@ -161,7 +175,7 @@ def build_kit(
         low = folder / set_names(studio.game)["low-ink"]
         sheet_pdf = sheets[0].path.read_bytes()
         duplex = "duplex" in sheets[0].what
-        pages = len(read_pdf(sheet_pdf).pages)
+        pages = page_count(sheet_pdf)
         notes.append(
             toner_line(
                 sheet_pdf,

@@ -61,20 +61,21 @@ def write_rulebook(
     return written
 
 
-def cached_rulebook(
-    ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True
-) -> Rulebook:
-    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built,
-    else built (and kept there for the next build); without `wait`, maybe untypeset
-    (build_rulebook)."""
-    from ..load.plaindata import findings_from_plain, findings_to_plain
+def kept_rulebook(ws: Workspace, game: str, paper: Paper | str) -> Rulebook | None:
+    """The book output/GAME/.cache/ keeps for `paper` when nothing it is made from changed since
+    it was built, else None."""
+    return _kept(ws, game, _kept_name(ws, game, paper))
+
+
+def _kept_name(ws: Workspace, game: str, paper: Paper | str) -> str:
+    return f"rulebook-{page_name(paper)}-{inputs_digest(ws, game, page_name(paper))}"
+
+
+def _kept(ws: Workspace, game: str, name: str) -> Rulebook | None:
+    from ..load.plaindata import findings_from_plain
     from ..speed.cache import Store
 
-    store, name = (
-        Store(ws.output_dir(game) / ".cache"),
-        f"rulebook-{page_name(paper)}-{inputs_digest(ws, game, page_name(paper))}",
-    )
-    kept = store.get(name)
+    kept = Store(ws.output_dir(game) / ".cache").get(name)
     if isinstance(kept, tuple) and len(kept) == 4:
         try:
             html, pdf, pages, findings = kept
@@ -82,8 +83,25 @@ def cached_rulebook(
                 return Rulebook(html, pdf, pages, findings_from_plain(findings))
         except (TypeError, ValueError):  # signed by us, yet not this shape: built afresh
             pass
+    return None
+
+
+def cached_rulebook(
+    ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True
+) -> Rulebook:
+    """The book from output/GAME/.cache/ when nothing it is made from changed since it was built,
+    else built (and kept there for the next build); without `wait`, maybe untypeset
+    (build_rulebook)."""
+    from ..load.plaindata import findings_to_plain
+    from ..speed.cache import Store
+
+    name = _kept_name(ws, game, paper)
+    kept = _kept(ws, game, name)
+    if kept is not None:
+        return kept
     book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
     if book.typeset:
+        store = Store(ws.output_dir(game) / ".cache")
         store.put(
             name,
             (book.html, book.pdf, book.pages, findings_to_plain(book.findings)),

@@ -234,6 +234,11 @@ def _key(xobj: Any) -> object:
     return (ref.idnum, ref.generation) if ref is not None else id(xobj)
 
 
+def page_count(data: bytes) -> int:
+    """How many pages a PDF has (its page tree only: no page's content is read)."""
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
 def read_pdf(data: bytes, text: bool = False) -> PdfRead:
     """Every page's size, forms, lines and pictures, and the document's fonts; `text` also
     extracts each page's words."""
