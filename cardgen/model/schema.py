@@ -15,6 +15,7 @@ from typing import Any
 from ..core import stock, units
 from ..load.yamlio import Loc
 from .game import FIELD_TYPES, ROLES
+from .guards import GUARDS
 from .schema_play import PLAY_SECTIONS
 from .specs import Bool, Colour, Int, ListOf, MapOf, Report, Scalar, Section, Spec, Text, Unit
 from .specsets import Anything, Named, Open, Vocab, Where
@@ -313,6 +314,7 @@ SECTIONS: dict[str, Spec] = {
             ),
         },
     ),
+    "guards": GUARDS,
     "notes": Anything("notes for people; cardgen ignores them"),
     **PLAY_SECTIONS,
 }
