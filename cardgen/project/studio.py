@@ -13,6 +13,7 @@ from ..core.sandbox import LimitedSandbox
 from ..core.workspace import Workspace
 from ..load.card import Card, Catalog
 from ..render.context import card_view
+from ..render.contrast import ContrastCache, contrast_findings
 from ..render.face import FaceRenderer
 from ..render.faces import FaceSet, load_faces, unmatched_where
 from ..render.fonts import FALLBACK, FontSet, game_fallback, stand_in_fonts
@@ -120,6 +121,7 @@ class Studio:
 
     def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
         out = list(self.template_findings)
+        drawn: list[tuple[Card, PreparedFace]] = []  # each face, for the contrast guard
         self.prefetch(cards if cards is not None else self.cards, record=False)
         for card in cards if cards is not None else self.cards:
             if self.faces.for_card(card) is None:
@@ -139,8 +141,11 @@ class Studio:
                 continue
             front, back = self.prepare(card)
             out += front.findings + (back.findings if back else [])
+            drawn += [(card, front)] + ([(card, back)] if back else [])
             for other, other_back in self.other_faces(card):
                 out += other.findings + (other_back.findings if other_back else [])
+                drawn += [(card, other)] + ([(card, other_back)] if other_back else [])
+        out += contrast_findings(drawn, self.fonts, self.model, self.renderer.contrast)
         return sort_findings(set(out))
 
     def selector(self, expr: str | None) -> Callable[[Card], bool]:
@@ -257,9 +262,12 @@ def with_disk_cache(studio: Studio) -> Studio:
     cache = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
     studio.renderer.store = cache
     studio.renderer.recordings.stored = cache.recordings
+    studio.renderer.contrast = ContrastCache(studio.ws.output_dir(studio.game) / ".cache")
     return studio
 
 
 def save_disk_cache(studio: Studio) -> None:
     if studio.renderer.store is not None:
         studio.renderer.store.save()
+    if studio.renderer.contrast is not None:
+        studio.renderer.contrast.save()

@@ -51,6 +51,7 @@ class FaceRenderer:
         # bleed (trim-only pictures, vendor canvases) reuse it
         self._fits: dict[tuple, tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
+        self.contrast: Any = None  # the contrast guard's measures on disk (render.contrast)
         self.recordings = Recordings(
             fonts
         )  # each face's drawing, replayed into every document that shows it
