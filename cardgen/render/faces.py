@@ -13,6 +13,7 @@ from ..core.workspace import Workspace
 from ..load.card import Card
 from ..load.yamlio import LocDict, LocList, load_yaml
 from ..model.game import GameModel, matches
+from .colouronly import colour_only
 from .facechecks import drift_borders as _drift_borders
 from .facechecks import safe_zone as _safe_zone
 from .stamp import stamp_findings
@@ -218,7 +219,7 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         for front in [front_template] + [faces.templates.get(o) for o, _ in others]:
             if front is not None and front.file not in stamped and not front.guessed:
                 stamped.add(front.file)
-                findings.extend(stamp_findings(front))
+                findings.extend(stamp_findings(front) + colour_only(front, model))
         if front_template is not None:
             entry, back_at = at.pop(""), at.pop("\0back")
             faces.rules.append(
