@@ -28,6 +28,7 @@ DPI = 96  # the background's raster: a 6 pt capital is about 6 px tall
 WORST = 0.1  # the share of the area under the glyphs that may have less contrast unreported
 BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
 SHOWN_CARDS = 3
+KEEP_RASTERS = 64  # backgrounds kept at once in a run (about 0.3 MB each at DPI)
 Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
 Result = tuple[float, str]  # the ratio, the colour beneath
 
@@ -266,8 +267,11 @@ def contrast_findings(
     rasters: dict[str, Any] = {}  # this call's: a background is rasterised once
     low: dict[tuple, list[str]] = {}
     where: dict[tuple, Any] = {}
+    failed: dict[tuple, Finding] = {}
     for card, face in faces:
         for text in face_texts(face, fonts):
+            if not 0 <= text.n < len(face.template.elements):
+                continue
             large = text.size >= guards.large_type - 0.01 or (
                 text.bold and text.size >= guards.large_type * BOLD_LARGE - 0.01
             )
@@ -279,10 +283,17 @@ def contrast_findings(
             ).hexdigest()[:24]
             found = known.get(key)
             if found is None:
-                image = rasters.get(drawn)
-                if image is None:
-                    image = rasters[drawn] = _raster(ops, face, fonts, model)
-                found = known[key] = measure(image, text, face.bleed)
+                try:
+                    image = rasters.get(drawn)
+                    if image is None:
+                        if len(rasters) >= KEEP_RASTERS:
+                            rasters.clear()
+                        image = rasters[drawn] = _raster(ops, face, fonts, model)
+                    found = known[key] = measure(image, text, face.bleed)
+                except Exception as exc:  # a guard that fails is a finding, never a crash
+                    element = face.template.elements[text.n]
+                    failed.setdefault((element.file, element.line), _unmeasured(element, exc))
+                    continue
                 if cache is not None:
                     cache.changed = True
             value, under = found
@@ -295,10 +306,23 @@ def contrast_findings(
                 )
                 if card.id not in cards:
                     cards.append(card.id)
-    return [
+    return list(failed.values()) + [
         _finding(where[place], place[3], what, ink, under, value, least, large, shown)
         for (place, what, ink, under, value, least, large), shown in low.items()
     ]
+
+
+def _unmeasured(element: Any, exc: Exception) -> Finding:
+    return Finding(
+        element.file,
+        element.line,
+        element.column,
+        Severity.WARNING,
+        "contrast-unmeasured",
+        None,
+        f"the contrast of '{element.id or element.type}' could not be measured: "
+        f"{str(exc)[:200] or type(exc).__name__}",
+    )
 
 
 def _finding(

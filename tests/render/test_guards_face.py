@@ -243,3 +243,21 @@ def test_the_stamp_is_drawn_in_the_box_the_template_declares(scratch_ws: Workspa
         assert left < tx < left + w and bottom < ty < bottom + h
     assert seen[0][1] < left + 2 * mm and seen[1][1] > left + w - 8 * mm
     assert tab_box(template, 30, 8, "left")[0] == x
+
+
+def test_a_background_that_cannot_be_drawn_is_a_finding_not_a_crash(
+    scratch_ws: Workspace, monkeypatch
+) -> None:
+    import cardgen.render.contrast as contrast
+
+    def broken(*args: object) -> None:
+        raise ValueError("no PDFium here")
+
+    monkeypatch.setattr(contrast, "_raster", broken)
+    found = [
+        f for f in validate_game(scratch_ws, "clean").findings if f.code.startswith("contrast")
+    ]
+    assert [(f.line, f.message) for f in found] == [
+        (line, f"the contrast of '{name}' could not be measured: no PDFium here")
+        for line, name in ((8, "name"), (12, "rules"), (14, "power"), (16, "faction"))
+    ]
