@@ -66,7 +66,16 @@ def test_a_label_set_below_the_minimum_is_one_finding_at_the_element(
             None,
             "'name' of front is set at 11pt, below the 12pt minimum for a label: a home "
             "printer fills it in",
-        )
+        ),
+        (
+            "templates/clean/front.yaml",
+            16,
+            "warning",
+            "type-too-small",
+            None,
+            "'faction' of front is set at 7pt, below the 12pt minimum for a label: a home "
+            "printer fills it in",
+        ),
     ]
 
 

@@ -185,8 +185,8 @@ def test_a_stamp_box_across_the_panel_and_the_safe_line_is_a_warning(
     assert _shown(_findings(scratch_ws)) == [
         (
             FRONT,
-            18,
-            3,
+            1,
+            9,
             "warning",
             "stamp-placement",
             None,
@@ -201,7 +201,9 @@ def test_without_a_stamp_box_the_corners_inside_the_safe_zone_are_checked(
     scratch_ws: Workspace,
 ) -> None:
     """The clean front's bottom right corner holds its power badge."""
-    _edit(scratch_ws.root / FRONT, "  stamp: {x: 5mm, bottom: 3.5mm, w: 40mm, h: 3.1mm}", "")
+    _edit(
+        scratch_ws.root / FRONT, "boxes: {stamp: {x: 5mm, bottom: 3.5mm, w: 40mm, h: 3.1mm}}", "#"
+    )
     assert _shown(_findings(scratch_ws)) == [
         (
             FRONT,
