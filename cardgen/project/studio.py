@@ -13,7 +13,6 @@ from ..core.sandbox import LimitedSandbox
 from ..core.workspace import Workspace
 from ..load.card import Card, Catalog
 from ..render.context import card_view
-from ..render.contrast import ContrastCache, contrast_findings
 from ..render.face import FaceRenderer
 from ..render.faces import FaceSet, load_faces, unmatched_where
 from ..render.fonts import FALLBACK, FontSet, game_fallback, stand_in_fonts
@@ -145,6 +144,8 @@ class Studio:
             for other, other_back in self.other_faces(card):
                 out += other.findings + (other_back.findings if other_back else [])
                 drawn += [(card, other)] + ([(card, other_back)] if other_back else [])
+        from ..render.contrast import contrast_findings  # rasterising: only where faces are judged
+
         out += contrast_findings(drawn, self.fonts, self.model, self.renderer.contrast)
         return sort_findings(set(out))
 
@@ -257,6 +258,7 @@ def open_studio(
 def with_disk_cache(studio: Studio) -> Studio:
     """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see
     render.facecache)."""
+    from ..render.contrast import ContrastCache
     from ..render.facecache import FaceCache
 
     cache = FaceCache(studio.ws.output_dir(studio.game) / ".cache")

@@ -31,6 +31,8 @@ SHOWN_CARDS = 3
 KEEP_RASTERS = 64  # backgrounds kept at once in a run (about 0.3 MB each at DPI)
 Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
 Result = tuple[float, str]  # the ratio, the colour beneath
+# one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
+Measured = tuple[int, str, str, float, bool, float, str]
 
 
 @dataclass(frozen=True)
@@ -48,18 +50,23 @@ class Text:
 
 
 class ContrastCache:
-    """Each measured text's ratio and the colour beneath it, by what the face draws there: kept in
-    output/GAME/.cache/ (speed.cache) so a warm run rasterises nothing."""
+    """Each face's measures by its key and pictures (a warm run neither lays a face out again nor
+    rasterises anything), and each text's ratio and the colour beneath it by what is drawn there
+    (a changed card whose grounds are the same rasterises nothing): kept in output/GAME/.cache/
+    (speed.cache)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.store = Store(folder)
         self.name = f"contrast-{code_digest(__name__)}"
         found = self.store.get(self.name)
-        self.known: dict[str, Result] = found if isinstance(found, dict) else {}
+        found = found if isinstance(found, dict) else {}
+        self.faces: dict[str, list[Measured]] = found.get("faces") or {}
+        self.known: dict[str, Result] = found.get("texts") or {}
         self.changed = False
 
     def save(self) -> None:
-        if self.changed and self.store.put(self.name, self.known, stale="contrast-*"):
+        data = {"faces": self.faces, "texts": self.known}
+        if self.changed and self.store.put(self.name, data, stale="contrast-*"):
             self.changed = False
 
 
@@ -235,7 +242,8 @@ def measure(image: Any, text: Text, bleed: float) -> Result:
         )
         if box[2] <= box[0] or box[3] <= box[1]:
             continue
-        for count, rgb in image.crop(box).getcolors(1 << 20) or []:
+        crop = image.crop(box)
+        for count, rgb in crop.getcolors(crop.width * crop.height) or []:
             counts[rgb] = counts.get(rgb, 0) + count
     if not counts:
         return 21.0, "#ffffff"
@@ -263,53 +271,74 @@ def contrast_findings(
     `guards.contrast_body` (`contrast_large` for large type): one at the template element for
     each pair of colours, naming the cards that show it."""
     guards: Guards = model.guards
+    faces_known = cache.faces if cache is not None else {}
     known = cache.known if cache is not None else {}
     rasters: dict[str, Any] = {}  # this call's: a background is rasterised once
     low: dict[tuple, list[str]] = {}
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
     for card, face in faces:
-        for text in face_texts(face, fonts):
-            if not 0 <= text.n < len(face.template.elements):
-                continue
-            large = text.size >= guards.large_type - 0.01 or (
-                text.bold and text.size >= guards.large_type * BOLD_LARGE - 0.01
+        key = face.picture_key()
+        measured = faces_known.get(key)
+        if measured is None:
+            measured = _measure_face(face, fonts, model, known, rasters, failed)
+            if measured is not None:
+                faces_known[key] = measured
+            if cache is not None:
+                cache.changed = True
+        for n, what, ink, size, bold, value, under in measured or []:
+            large = size >= guards.large_type - 0.01 or (
+                bold and size >= guards.large_type * BOLD_LARGE - 0.01
             )
             least = guards.contrast_large if large else guards.contrast_body
-            ops = beneath(face, text)
-            drawn = _drawn(ops, face)
-            key = hashlib.sha1(
-                repr((drawn, text.rects, text.ink, text.alpha)).encode()
-            ).hexdigest()[:24]
-            found = known.get(key)
-            if found is None:
-                try:
-                    image = rasters.get(drawn)
-                    if image is None:
-                        if len(rasters) >= KEEP_RASTERS:
-                            rasters.clear()
-                        image = rasters[drawn] = _raster(ops, face, fonts, model)
-                    found = known[key] = measure(image, text, face.bleed)
-                except Exception as exc:  # a guard that fails is a finding, never a crash
-                    element = face.template.elements[text.n]
-                    failed.setdefault((element.file, element.line), _unmeasured(element, exc))
-                    continue
-                if cache is not None:
-                    cache.changed = True
-            value, under = found
-            if value < least - 0.005:
-                element = face.template.elements[text.n]
+            if value < least - 0.005 and 0 <= n < len(face.template.elements):
+                element = face.template.elements[n]
                 place = (element.file, element.line, element.column, face.template.name)
                 where[place] = element
-                cards = low.setdefault(
-                    (place, text.what, hex_of(text.ink), under, value, least, large), []
-                )
+                cards = low.setdefault((place, what, ink, under, value, least, large), [])
                 if card.id not in cards:
                     cards.append(card.id)
     return list(failed.values()) + [
         _finding(where[place], place[3], what, ink, under, value, least, large, shown)
         for (place, what, ink, under, value, least, large), shown in low.items()
     ]
+
+
+def _measure_face(
+    face: PreparedFace,
+    fonts: FontSet,
+    model: Any,
+    known: dict[str, Result],
+    rasters: dict[str, Any],
+    failed: dict[tuple, Finding],
+) -> list[Measured] | None:
+    """Each text of the face measured against what is drawn beneath it (None when one could not
+    be: its finding is in `failed`)."""
+    out: list[Measured] = []
+    complete = True
+    for text in face_texts(face, fonts):
+        if not 0 <= text.n < len(face.template.elements):
+            continue
+        ops = beneath(face, text)
+        drawn = _drawn(ops, face)
+        key = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode()).hexdigest()
+        found = known.get(key[:24])
+        if found is None:
+            try:
+                image = rasters.get(drawn)
+                if image is None:
+                    if len(rasters) >= KEEP_RASTERS:
+                        rasters.clear()
+                    image = rasters[drawn] = _raster(ops, face, fonts, model)
+                found = known[key[:24]] = measure(image, text, face.bleed)
+            except Exception as exc:  # a guard that fails is a finding, never a crash
+                element = face.template.elements[text.n]
+                failed.setdefault((element.file, element.line), _unmeasured(element, exc))
+                complete = False
+                continue
+        value, under = found
+        out.append((text.n, text.what, hex_of(text.ink), text.size, text.bold, value, under))
+    return out if complete else None
 
 
 def _unmeasured(element: Any, exc: Exception) -> Finding:
