@@ -142,6 +142,9 @@ def test_a_new_game_of_each_size_validates_clean_and_builds(
         assert "warning[sleeve-none]" in valid.output and "0 errors, 1 warning, 0 info" in (
             valid.output
         ), valid.output
+    elif size == "mini":  # 44 x 63 mm: the sample names shrink more than 1.5 pt (a note), truly
+        assert valid.exit_code == 0 and "0 errors, 0 warnings, 2 info" in valid.output
+        assert valid.output.count("info[text-shrunk]") == 2, valid.output
     else:
         assert valid.exit_code == 0 and "0 errors, 0 warnings, 0 info" in valid.output, valid.output
     built = runner.invoke(main, ["--root", str(root), "build", "deck", "--no-png"])

@@ -11,6 +11,7 @@ from ..load.yamlio import Loc
 from ..speed.memo import Memo
 from .deckrules import DeckRules
 from .editions import Editions
+from .guards import Guards
 
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
 
@@ -277,6 +278,7 @@ class GameModel:
     )  # size, bleed, safe, stock, sleeves (as written, with units)
     box: dict[str, Any] = field(default_factory=dict)  # the print-and-play box (kit/), checked
     limits: dict[str, Any] = field(default_factory=dict)
+    guards: Guards = field(default_factory=Guards)  # the print-quality guards' thresholds
     deck: DeckRules = field(default_factory=DeckRules)  # typed from the checked deck: section
     draft: DraftSettings = field(default_factory=DraftSettings)
     packs: dict[str, Any] = field(default_factory=dict)

@@ -14,6 +14,8 @@ from .consistency import consistency
 from .deckrules import deck_rules
 from .editions import build_editions, local_values
 from .game import DraftSettings, GameModel
+from .guards import read_guards
+from .palette import palette_findings
 from .reader import Reader
 from .runsections import build_card, build_collation, build_components, build_numbering
 from .schema import SECTIONS as SCHEMA
@@ -85,6 +87,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
         "components",
         "editions",
         "box",
+        "guards",
     ):
         walk(section, None)
     game = clean.get("game") or LocDict()
@@ -172,6 +175,9 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
         if raw.get(key) is not None:
             setattr(model, key, raw[key])
     model.deck = deck_rules(raw.get("deck"))
+    model.guards, problems = read_guards(clean.get("guards"))
+    for problem in problems:
+        r.error(raw.key_loc("guards"), "model-value", problem)
     findings = r.findings + _meaning(model, raw)
     return model, sort_findings(tag_about(findings, source, shown, list(SCHEMA)))
 
@@ -179,7 +185,7 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
 def _meaning(model: GameModel, raw: LocDict) -> list[Finding]:
     """The consistency pass; a bug in it is a finding, never a traceback."""
     try:
-        return consistency(model, raw)
+        return consistency(model, raw) + palette_findings(model)
     except Exception as exc:  # a bug in one check must not hide the model's other findings
         return [
             Finding(

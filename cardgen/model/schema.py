@@ -16,6 +16,7 @@ from ..core import stock, units
 from ..load.cardfile import CARD_FILE_MB, MOST_CARD_FILE_MB
 from ..load.yamlio import Loc
 from .game import FIELD_TYPES, ROLES
+from .guards import GUARDS
 from .schema_play import PLAY_SECTIONS
 from .specs import Bool, Colour, Int, ListOf, MapOf, Report, Scalar, Section, Spec, Text, Unit
 from .specsets import Anything, Named, Open, Vocab, Where
@@ -314,6 +315,7 @@ SECTIONS: dict[str, Spec] = {
             ),
         },
     ),
+    "guards": GUARDS,
     "notes": Anything("notes for people; cardgen ignores them"),
     "reading": Section(
         "how much of the game's own files cardgen reads (docs/security.md)",

@@ -76,6 +76,38 @@ class Int(Spec):
 
 
 @dataclass
+class Number(Spec):
+    """A plain number (whole or decimal) in a range, its unit named in `unit` ('pt', 'dpi', '%')."""
+
+    low: float = 0.0
+    high: float = 1_000_000.0
+    unit: str = ""
+
+    def kind(self) -> str:
+        return f"number {self.low:g}-{self.high:g}{' ' + self.unit if self.unit else ''}"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a number, not {_show(value)}{self.dropped()}",
+                None,
+            )
+            return None
+        if not self.low <= value <= self.high:
+            report(
+                loc,
+                "model-value",
+                f"{where} must be from {self.low:g} to {self.high:g}, not {value:g}"
+                + self.dropped(),
+                None,
+            )
+            return None
+        return float(value)
+
+
+@dataclass
 class Limit(Int):
     """A whole number, or `none` for no limit (kept as the text 'none')."""
 

@@ -120,6 +120,7 @@ class Studio:
 
     def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
         out = list(self.template_findings)
+        drawn: list[tuple[Card, PreparedFace]] = []  # each face, for the contrast guard
         self.prefetch(cards if cards is not None else self.cards, record=False)
         for card in cards if cards is not None else self.cards:
             if self.faces.for_card(card) is None:
@@ -139,8 +140,13 @@ class Studio:
                 continue
             front, back = self.prepare(card)
             out += front.findings + (back.findings if back else [])
+            drawn += [(card, front)] + ([(card, back)] if back else [])
             for other, other_back in self.other_faces(card):
                 out += other.findings + (other_back.findings if other_back else [])
+                drawn += [(card, other)] + ([(card, other_back)] if other_back else [])
+        from ..render.contrast import contrast_findings  # rasterising: only where faces are judged
+
+        out += contrast_findings(drawn, self.fonts, self.model, self.renderer.contrast)
         return sort_findings(set(out))
 
     def selector(self, expr: str | None) -> Callable[[Card], bool]:
@@ -252,14 +258,18 @@ def open_studio(
 def with_disk_cache(studio: Studio) -> Studio:
     """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see
     render.facecache)."""
+    from ..render.contrast import ContrastCache
     from ..render.facecache import FaceCache
 
     cache = FaceCache(studio.ws.output_dir(studio.game) / ".cache")
     studio.renderer.store = cache
     studio.renderer.recordings.stored = cache.recordings
+    studio.renderer.contrast = ContrastCache(studio.ws.output_dir(studio.game) / ".cache")
     return studio
 
 
 def save_disk_cache(studio: Studio) -> None:
     if studio.renderer.store is not None:
         studio.renderer.store.save()
+    if studio.renderer.contrast is not None:
+        studio.renderer.contrast.save()

@@ -14,13 +14,14 @@ from ..speed.memo import Memo
 from . import geometry, imagefile
 from . import richtext as rt
 from .context import context, is_true
-from .facetext import missing_glyphs, text_findings
+from .facetext import missing_glyphs, text_at, text_findings
 from .fonts import FontSet
+from .guards import art_guards, badge_guards, cost_row_guards, text_guards
 from .pen import Recordings
 from .placing import face_frame, place_element
 from .prepared import FaceStore, Op, PreparedFace
 from .template import Element, Template, as_length
-from .values import typed
+from .values import cost_sequence, typed
 
 _FONT_DIGESTS: Memo[str] = Memo(1024)
 # laid-out elements by (element as written, what it reads): a template saved with one element
@@ -50,12 +51,14 @@ class FaceRenderer:
         # bleed (trim-only pictures, vendor canvases) reuse it
         self._fits: dict[tuple, tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]] = {}
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
+        self.contrast: Any = None  # the contrast guard's measures on disk (render.contrast)
         self.recordings = Recordings(
             fonts
         )  # each face's drawing, replayed into every document that shows it
         self._art: dict[
             tuple[Path, str], str | None
         ] = {}  # a picture is decoded once however many cards use it
+        self._pixels: dict[Path, tuple[int, int]] = {}  # its size in pixels, read once
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
         if family not in self._measurers:
@@ -225,6 +228,12 @@ class FaceRenderer:
             return self._text_op(element, props, box, face, card)
         if element.type == "image":
             return self._image_op(element, props, box, face, card)
+        name = face.template.name
+        if element.type == "badge":
+            face.findings += badge_guards(self.model.guards, element, props, box, name)
+        elif element.type == "icons":
+            count = len(cost_sequence(self.model, str(props.get("cost") or "")))
+            face.findings += cost_row_guards(element, props, box, count, name)
         return Op(element.type, box, props)
 
     def _bad_value(
@@ -300,6 +309,16 @@ class FaceRenderer:
         face.findings += text_findings(
             self.fonts, self.model.file, element, props, face, card, fit, missing, spec, box
         )
+        face.findings += text_guards(
+            self.model.guards,
+            element,
+            face.template.name,
+            card,
+            text_at(element, card),
+            spec,
+            fit,
+            rich,
+        )
         return Op("text", box, props, fit, family)
 
     def _image_op(
@@ -330,6 +349,12 @@ class FaceRenderer:
             props = {**props, "missing": src}
         else:
             props = {**props, "path": str(found)}
+        if not problem and found is not None:
+            pixels = self._pixels.get(found)
+            if pixels is None:
+                pixels = self._pixels[found] = picture_size(found)
+            fit = "cover" if (props.get("fit") or "cover") == "cover" else "contain"
+            face.findings += art_guards(self.model.guards, src, pixels, box, fit, card, (line, col))
         return Op("image", box, props)
 
 
@@ -339,6 +364,15 @@ def anchor_of(card: Card) -> tuple:
         card.file,
         (("", card.line, card.column), *((k, *loc) for k, loc in card.field_locs.items())),
     )
+
+
+def picture_size(path: Path) -> tuple[int, int]:
+    """A checked picture's size in pixels ((0, 0) when it cannot be opened any more)."""
+    try:
+        with imagefile.opened(path) as im:
+            return im.size
+    except imagefile.Unreadable:
+        return (0, 0)
 
 
 def art_problem(path: Path, src: str) -> str | None:

@@ -13,8 +13,10 @@ from ..core.workspace import Workspace
 from ..load.card import Card
 from ..load.yamlio import LocDict, LocList, load_yaml
 from ..model.game import GameModel, matches
+from .colouronly import colour_only
 from .facechecks import drift_borders as _drift_borders
 from .facechecks import safe_zone as _safe_zone
+from .stamp import stamp_findings
 from .template import Template, load_template
 
 MANIFEST = "faces.yaml"
@@ -197,6 +199,7 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         return template
 
     checked_backs: set[str] = set()
+    stamped: set[str] = set()  # fronts whose stamp place was checked
     for (where, front_name, back_name, loc), at, (second, also) in zip(entries, where_at, extras):
         front_template = get(front_name, loc)
         back_template = get(str(back_name), loc) if back_name else None
@@ -213,6 +216,10 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
                 findings.extend(
                     _size_mismatch(other_template, other_back_template, shown_manifest, other_at)
                 )
+        for front in [front_template] + [faces.templates.get(o) for o, _ in others]:
+            if front is not None and front.file not in stamped and not front.guessed:
+                stamped.add(front.file)
+                findings.extend(stamp_findings(front) + colour_only(front, model))
         if front_template is not None:
             entry, back_at = at.pop(""), at.pop("\0back")
             faces.rules.append(

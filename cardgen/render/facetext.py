@@ -34,7 +34,7 @@ def text_findings(
 ) -> list[Finding]:
     """What the text's fit says about it on this face."""
     found: list[Finding] = []
-    line, column = _text_at(element, card)
+    line, column = text_at(element, card)
     what = element.id or "text"
     if fit.wrapped and fit.fits:
         lines = spec.max_lines or 0
@@ -141,7 +141,7 @@ def _value_at(card: Card, chars: list[str]) -> tuple[int, int]:
     return card.line, card.column
 
 
-def _text_at(element: Element, card: Card) -> tuple[int, int]:
+def text_at(element: Element, card: Card) -> tuple[int, int]:
     """Where a finding about a text's fit or glyphs stands: at the translation it prints, in an
     edition whose card gives one (`text@de`'s line), else at the card."""
     if card.translated:

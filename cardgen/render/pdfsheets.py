@@ -120,10 +120,11 @@ def write_sheets(
             def tabs(
                 trim: tuple[float, float, float, float], p: Placement = p, code: str = page.code
             ) -> None:
+                front = faces[p.front].template
                 if code and not duplex:
-                    code_tab(c, fonts, code, trim, "right", text=stamp)
+                    code_tab(c, fonts, code, trim, "right", text=stamp, template=front)
                 if stamps and p.card_id in stamps:
-                    code_tab(c, fonts, stamps[p.card_id], trim, "left", size=4.5, text=stamp)
+                    code_tab(c, fonts, stamps[p.card_id], trim, "left", text=stamp, template=front)
 
             folded = (backs or faces)[p.back] if fold and p.back is not None else None
             place_front(c, page.spec, p.slot, faces[p.front], folded, tabs)

@@ -15,6 +15,8 @@ from . import rl
 from .fonts import FontSet
 from .replay import Replayer
 from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, Page, SheetSpec, back_slot
+from .stamp import STAMP_SIZE, tab_box, tab_size
+from .template import Template
 
 LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")
@@ -91,19 +93,23 @@ def code_tab(
     code: str,
     trim: tuple[float, float, float, float],
     where: str,
-    size: float = 5.5,
+    size: float = STAMP_SIZE,
     text: Replayer | None = None,
+    template: Template | None = None,
 ) -> None:
     """A pack code or version on a card: centred near the bottom of its back ("back"), or in a
-    bottom corner of the front ("right", "left": outside the safe zone, where templates put nothing
-    that matters), on a white tab so it reads on any ground. Written as operators (one per card of a
-    run: thousands on a big sheet)."""
+    bottom corner of the front ("right", "left": at that end of the `template`'s stamp box, else
+    inside its safe zone: render.stamp), on a white tab so it reads on any ground. Written as
+    operators (one per card of a run: thousands on a big sheet)."""
     font = fonts.name(LABEL_FONT)
-    w = stringWidth(code, font, size) + 1.6 * MM
-    h = size + 1.0 * MM
-    x, y, tw, _ = trim
-    left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
-    bottom = y + (6 * MM if where == "back" else 1.2 * MM)
+    w, h = tab_size(stringWidth(code, font, size), size)
+    x, y, tw, th = trim
+    if where != "back" and template is not None:
+        bx, by, _, _ = tab_box(template, w, h, where)
+        left, bottom = x + bx, y + th - by - h
+    else:
+        left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
+        bottom = y + (6 * MM if where == "back" else 1.2 * MM)
     text = text or Replayer(c, fonts)
     tx = left + w / 2 - stringWidth(code, font, size) / 2
     rl.code(c).append(

@@ -103,6 +103,9 @@ def front_yaml(inferred: Inferred) -> str:
         "extends: ../_shared/card.yaml",
         "vars:",
         f"  frame: {_q(frame)}",
+        "boxes:",
+        "  # where `cardgen sheets --versions` prints the version and a pack code",
+        "  stamp: {x: 37mm, y: 82mm, w: 21mm, h: 2.8mm}",
         "elements:",
         '  - {id: frame, type: rect, box: bleed, fill: "{{ vars.frame }}"}',
         "  - {id: panel, type: rect, x: 2.6mm, y: 2.6mm, w: 57.8mm, h: 82.8mm, radius: 2.4mm,",
@@ -184,8 +187,8 @@ def front_yaml(inferred: Inferred) -> str:
     for col in where["copies"]:
         footer += f"{{% if {_present(col)} %}}  ·  ×{{{{ card.{col.field} }}}}{{% endif %}}"
     out += [
-        "  - {id: footer, type: text, x: 6mm, y: 82mm, w: 51mm, h: 2.8mm,",
-        f"     text: {_q(footer)}, font: small, size: 5.5pt, min_size: 4pt, align: center,",
+        "  - {id: footer, type: text, x: 6mm, y: 82mm, w: 30mm, h: 2.8mm,",
+        f"     text: {_q(footer)}, font: small, size: 5.5pt, min_size: 4pt,",
         "     valign: middle}",
     ]
     return "\n".join(out) + "\n"

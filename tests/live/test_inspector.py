@@ -130,7 +130,8 @@ def test_dragging_an_element_writes_only_its_values_in_place_and_undo_puts_them_
         "-  - {id: rules, type: text, x: 5mm, y: 40mm," + rest,
         "+  - {id: rules, type: text, x: 6.2mm, y: 39.5mm," + rest,
     ]
-    assert after.startswith("# A plain front for the clean fixture game.\n")  # comments kept
+    assert after.startswith("boxes: {stamp: {x: 5mm, bottom: 3.5mm, w: 40mm, h: 3.1mm}}  # a plain")
+    # comments kept
     _, layout = client.call("GET", "/api/layout?card=ember-guard&face=0")
     assert _element(layout, "rules")["box"][:2] == [6.2, 39.5]  # the new face at once
     status, answer = client.edit(card="ember-guard", face=0, n=n, edges={"right": 2})  # resize
@@ -151,7 +152,7 @@ def test_a_relative_value_stays_relative_and_an_expression_keeps_its_form(live) 
     path.write_text(
         text.replace(
             "y: 40mm, w: 53mm, h: 38mm", "y: art.bottom + 2mm, w: 100% - 10mm, h: 38mm"
-        ).replace("elements:", "boxes:\n  art: {x: 5mm, y: 13mm, w: 53mm, h: 25mm}\nelements:")
+        ).replace("boxes: {", "boxes: {art: {x: 5mm, y: 13mm, w: 53mm, h: 25mm}, ")
     )
     time.sleep(0.05)
     _, layout = client.call("GET", "/api/layout?card=ember-guard&face=0")

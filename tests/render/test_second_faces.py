@@ -176,7 +176,12 @@ def test_a_second_face_that_overflows_is_found_at_the_card(tmp_path: Path) -> No
         'h: 30mm, text: "{{ card.back_text }}"',
         'h: 5mm, text: "' + " ".join(["{{ card.back_text }}"] * 6) + '"',
     )
-    found = validate_game(Workspace.find(root), "ruins").findings
+    # the squeezed box also shrinks the other cards' text below the rules-text minimum (guards)
+    found = [
+        f
+        for f in validate_game(Workspace.find(root), "ruins").findings
+        if f.code != "type-too-small"
+    ]
     assert [(f.file, f.line, f.code, f.card) for f in found] == [
         ("cards/ruins/cards.yaml", 8, "text-overflow", "fallen-tower"),
     ]

@@ -87,7 +87,7 @@ def test_context_resolves_vocabulary_attributes(fixture_ws: Workspace) -> None:
 def test_missing_or_outside_art_is_a_warning_and_a_placeholder(scratch_ws: Workspace) -> None:
     from PIL import Image
 
-    Image.new("RGB", (40, 30), "#3366aa").save(scratch_ws.root / "cards" / "clean" / "ok.png")
+    Image.new("RGB", (700, 330), "#3366aa").save(scratch_ws.root / "cards" / "clean" / "ok.png")
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     text = cards.read_text()
     text = text.replace(

@@ -1,0 +1,383 @@
+"""Turn prepared faces into the contrast guard's findings: each text (and badge label) measured
+against what its face draws beneath it, rasterised without the text, by WCAG contrast ratio
+(docs/guards.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..core.errors import Finding, Severity
+from ..load.card import Card
+from ..model.guards import Guards
+from ..speed.cache import Store
+from ..speed.codekey import code_digest
+from . import richtext as rt
+from .elements import as_length
+from .fonts import FontSet
+from .paint import BASELINE, paint_op
+from .prepared import Op, PreparedFace
+from .values import rgb255
+
+DPI = 96  # the background's raster: a 6 pt capital is about 6 px tall
+WORST = 0.1  # the share of the area under the glyphs that may have less contrast unreported
+BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
+SHOWN_CARDS = 3
+KEEP_RASTERS = 64  # backgrounds kept at once in a run (about 0.3 MB each at DPI)
+Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
+Result = tuple[float, str]  # the ratio, the colour beneath
+# one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
+Measured = tuple[int, str, str, float, bool, float, str]
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text as drawn on a face: its element, where its glyphs stand, its ink and size."""
+
+    n: int  # the element's index in the template
+    index: int  # the op's index on the face (what is drawn before it lies beneath it)
+    rects: tuple[Rect, ...]
+    ink: tuple[int, int, int]
+    alpha: float
+    size: float
+    bold: bool
+    what: str  # 'name', or 'badge power's label'
+
+
+class ContrastCache:
+    """Each face's measures by its key and pictures (a warm run neither lays a face out again nor
+    rasterises anything), and each text's ratio and the colour beneath it by what is drawn there
+    (a changed card whose grounds are the same rasterises nothing): kept in output/GAME/.cache/
+    (speed.cache)."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.store = Store(folder)
+        self.name = f"contrast-{code_digest(__name__)}"
+        found = self.store.get(self.name)
+        found = found if isinstance(found, dict) else {}
+        self.faces: dict[str, list[Measured]] = found.get("faces") or {}
+        self.known: dict[str, Result] = found.get("texts") or {}
+        self.changed = False
+
+    def save(self) -> None:
+        data = {"faces": self.faces, "texts": self.known}
+        if self.changed and self.store.put(self.name, data, stale="contrast-*"):
+            self.changed = False
+
+
+def luminance(rgb: tuple[float, ...]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+
+    def lin(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ratio(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG contrast ratio of two colours, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def hex_of(rgb: tuple[float, ...]) -> str:
+    return "#" + "".join(f"{round(c):02x}" for c in rgb[:3])
+
+
+def _bold(stem: str) -> bool:
+    return any(w in stem.lower() for w in ("bold", "black", "heavy"))
+
+
+def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
+    """Every text of the face with the rectangles its glyphs cover (capital height over each
+    line's baseline), as render.paint lays them."""
+    out = []
+    for index, op in enumerate(face.ops):
+        n = int(op.props.get("_n", -1))
+        if op.type == "text" and op.fit is not None and op.family is not None:
+            ink = rgb255(op.props.get("color")) or (0, 0, 0)
+            alpha = op.props.get("opacity")
+            out.append(
+                Text(
+                    n,
+                    index,
+                    _text_rects(op, fonts),
+                    ink,
+                    float(alpha) if alpha not in (None, "") else 1.0,
+                    op.fit.layout.size,
+                    _bold(op.family.regular),
+                    f"'{op.props.get('_id') or 'text'}'",
+                )
+            )
+        elif op.type == "badge":
+            out += _badge_texts(op, n, index, face, fonts)
+    return [t for t in out if t.rects]
+
+
+def _text_rects(op: Op, fonts: FontSet) -> tuple[Rect, ...]:
+    assert op.fit is not None and op.family is not None
+    lay = op.fit.layout
+    size, line_h = lay.size, lay.size * lay.leading
+    x0, top, w, h = op.box
+    valign = op.props.get("valign") or "top"
+    if valign == "middle":
+        top += max(0.0, (h - lay.height) / 2)
+    elif valign == "bottom":
+        top += max(0.0, h - lay.height)
+    align = op.props.get("align") or "left"
+    cap = fonts.cap_height(op.family.regular, size)
+    baseline = top + size * BASELINE
+    rects = []
+    for i, line in enumerate(lay.lines):
+        if i > 0:
+            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
+            if lay.rule_after is not None and i == lay.rule_after + 1:
+                baseline += size * 0.8
+        if line.width <= 0:
+            continue
+        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
+        rects.append((x, baseline - cap, x + line.width, baseline))
+    return tuple(rects)
+
+
+def _badge_texts(op: Op, n: int, index: int, face: PreparedFace, fonts: FontSet) -> list[Text]:
+    """A badge's value and its label, centred as render.paint draws them."""
+    x, y, w, h = op.box
+    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
+    ink = rgb255(op.props.get("color")) or (255, 255, 255)
+    name = f"badge '{op.props.get('_id') or 'badge'}'"
+    out = []
+    text = str(op.props.get("text") or "")
+    label = str(op.props.get("label") or "")
+    if text:
+        stem = family["regular"]
+        size = as_length(op.props.get("size"), h * 0.55)
+        while size > 4 and fonts.width(stem, text, size) > w * 0.86:
+            size -= 0.25
+        tw, cap = fonts.width(stem, text, size), fonts.cap_height(stem, size)
+        cy = y + h / 2 + (h * 0.08 if label else 0)
+        rect = (x + (w - tw) / 2, cy - cap / 2, x + (w + tw) / 2, cy + cap / 2)
+        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its value)"))
+    if label:
+        fonts_of = face.template.fonts
+        stem = fonts_of.get(op.props.get("label_font") or "", family)["regular"]
+        size = as_length(op.props.get("label_size"), h * 0.2)
+        tw, cap = fonts.width(stem, label, size), fonts.cap_height(stem, size)
+        base = y + h * 0.3
+        rect = (x + (w - tw) / 2, base - cap, x + (w + tw) / 2, base)
+        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its label)"))
+    return out
+
+
+def beneath(face: PreparedFace, text: Text) -> list[Op]:
+    """What the face draws before the text where its glyphs stand (a badge's own shape without its
+    words): cost symbols and other text are left out."""
+    left = min(r[0] for r in text.rects)
+    top = min(r[1] for r in text.rects)
+    right = max(r[2] for r in text.rects)
+    bottom = max(r[3] for r in text.rects)
+    out = []
+    for i, op in enumerate(face.ops[: text.index + 1]):
+        if op.type in ("text", "icons"):
+            continue
+        if i == text.index:
+            op = Op(op.type, op.box, {**op.props, "text": "", "label": ""})
+        elif op.type != "line":
+            x, y, w, h = op.box
+            if x > right or y > bottom or x + w < left or y + h < top:
+                continue
+        out.append(op)
+    return out
+
+
+def _drawn(ops: list[Op], face: PreparedFace) -> str:
+    """What the ops draw, as a key: their kinds, boxes and properties (and pictures' files)."""
+    plain = [
+        (op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k not in ("_n",)))
+        for op in ops
+    ]
+    return repr((plain, face.width, face.height, face.bleed, sorted(face.images)))
+
+
+def _raster(ops: list[Op], face: PreparedFace, fonts: FontSet, model: Any) -> Any:
+    """The ops rasterised at DPI on white paper, top-left at the bleed box's corner."""
+    import pypdfium2 as pdfium
+
+    from .raster import PDFIUM
+
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(face.width + 2 * face.bleed, face.height + 2 * face.bleed))
+    alone = PreparedFace(face.key, face.template, face.width, face.height, face.bleed, ops)
+    for op in ops:
+        c.saveState()
+        paint_op(c, op, alone, fonts, model)
+        c.restoreState()
+    c.showPage()
+    c.save()
+    with PDFIUM:
+        doc = pdfium.PdfDocument(buffer.getvalue())
+        image = doc[0].render(scale=DPI / 72, draw_annots=False).to_pil().convert("RGB")
+        doc.close()
+    return image
+
+
+def measure(image: Any, text: Text, bleed: float) -> Result:
+    """The contrast the worst tenth of the area under the glyphs gives the text, and the colour
+    there."""
+    s = DPI / 72
+    counts: dict[tuple[int, ...], int] = {}
+    for left, top, right, bottom in text.rects:
+        box = (
+            max(0, int((left + bleed) * s)),
+            max(0, int((top + bleed) * s)),
+            min(image.width, max(int((left + bleed) * s) + 1, round((right + bleed) * s))),
+            min(image.height, max(int((top + bleed) * s) + 1, round((bottom + bleed) * s))),
+        )
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        crop = image.crop(box)
+        for count, rgb in crop.getcolors(crop.width * crop.height) or []:
+            counts[rgb] = counts.get(rgb, 0) + count
+    if not counts:
+        return 21.0, "#ffffff"
+    a = text.alpha
+    scored = []
+    for rgb, count in counts.items():
+        ink = tuple(a * i + (1 - a) * b for i, b in zip(text.ink, rgb))
+        scored.append((ratio(ink, rgb), rgb, count))
+    scored.sort()
+    total, seen = sum(counts.values()), 0
+    for value, rgb, count in scored:
+        seen += count
+        if seen > total * WORST:
+            return round(value, 2), hex_of(rgb)
+    return round(scored[-1][0], 2), hex_of(scored[-1][1])
+
+
+def contrast_findings(
+    faces: Iterable[tuple[Card, PreparedFace]],
+    fonts: FontSet,
+    model: Any,
+    cache: ContrastCache | None = None,
+) -> list[Finding]:
+    """A warning for each text whose contrast against what is drawn beneath it is below
+    `guards.contrast_body` (`contrast_large` for large type): one at the template element for
+    each pair of colours, naming the cards that show it."""
+    guards: Guards = model.guards
+    faces_known = cache.faces if cache is not None else {}
+    known = cache.known if cache is not None else {}
+    rasters: dict[str, Any] = {}  # this call's: a background is rasterised once
+    low: dict[tuple, list[str]] = {}
+    where: dict[tuple, Any] = {}
+    failed: dict[tuple, Finding] = {}
+    for card, face in faces:
+        key = face.picture_key()
+        measured = faces_known.get(key)
+        if measured is None:
+            measured = _measure_face(face, fonts, model, known, rasters, failed)
+            if measured is not None:
+                faces_known[key] = measured
+            if cache is not None:
+                cache.changed = True
+        for n, what, ink, size, bold, value, under in measured or []:
+            large = size >= guards.large_type - 0.01 or (
+                bold and size >= guards.large_type * BOLD_LARGE - 0.01
+            )
+            least = guards.contrast_large if large else guards.contrast_body
+            if value < least - 0.005 and 0 <= n < len(face.template.elements):
+                element = face.template.elements[n]
+                place = (element.file, element.line, element.column, face.template.name)
+                where[place] = element
+                cards = low.setdefault((place, what, ink, under, value, least, large), [])
+                if card.id not in cards:
+                    cards.append(card.id)
+    return list(failed.values()) + [
+        _finding(where[place], place[3], what, ink, under, value, least, large, shown)
+        for (place, what, ink, under, value, least, large), shown in low.items()
+    ]
+
+
+def _measure_face(
+    face: PreparedFace,
+    fonts: FontSet,
+    model: Any,
+    known: dict[str, Result],
+    rasters: dict[str, Any],
+    failed: dict[tuple, Finding],
+) -> list[Measured] | None:
+    """Each text of the face measured against what is drawn beneath it (None when one could not
+    be: its finding is in `failed`)."""
+    out: list[Measured] = []
+    complete = True
+    for text in face_texts(face, fonts):
+        if not 0 <= text.n < len(face.template.elements):
+            continue
+        ops = beneath(face, text)
+        drawn = _drawn(ops, face)
+        key = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode()).hexdigest()
+        found = known.get(key[:24])
+        if found is None:
+            try:
+                image = rasters.get(drawn)
+                if image is None:
+                    if len(rasters) >= KEEP_RASTERS:
+                        rasters.clear()
+                    image = rasters[drawn] = _raster(ops, face, fonts, model)
+                found = known[key[:24]] = measure(image, text, face.bleed)
+            except Exception as exc:  # a guard that fails is a finding, never a crash
+                element = face.template.elements[text.n]
+                failed.setdefault((element.file, element.line), _unmeasured(element, exc))
+                complete = False
+                continue
+        value, under = found
+        out.append((text.n, text.what, hex_of(text.ink), text.size, text.bold, value, under))
+    return out if complete else None
+
+
+def _unmeasured(element: Any, exc: Exception) -> Finding:
+    return Finding(
+        element.file,
+        element.line,
+        element.column,
+        Severity.WARNING,
+        "contrast-unmeasured",
+        None,
+        f"the contrast of '{element.id or element.type}' could not be measured: "
+        f"{str(exc)[:200] or type(exc).__name__}",
+    )
+
+
+def _finding(
+    element: Any,
+    face_name: str,
+    what: str,
+    ink: str,
+    under: str,
+    value: float,
+    least: float,
+    large: bool,
+    cards: list[str],
+) -> Finding:
+    line, column = element.at.get("color", (element.line, element.column))
+    shown = ", ".join(cards[:SHOWN_CARDS]) + (
+        f" and {len(cards) - SHOWN_CARDS} more" if len(cards) > SHOWN_CARDS else ""
+    )
+    kind = "large type" if large else "text"
+    return Finding(
+        element.file,
+        line,
+        column,
+        Severity.WARNING,
+        "low-contrast",
+        None,
+        f"{what} of {face_name} ({ink}) on {under} beneath it: contrast {value:.1f}:1, "
+        f"below {least:g}:1 for {kind}, on {len(cards)} card{'s' * (len(cards) != 1)} ({shown})",
+        "darken or lighten the text or what is beneath it (game.yaml's guards: sets the ratio)",
+    )

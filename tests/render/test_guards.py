@@ -1,0 +1,201 @@
+"""The print-quality guards on faces: type below its minimum, text shrunk far, a cost row that
+shrinks card by card, art at low resolution, cropped by cover or letterboxed by contain; each with
+its exact finding, and a clean case without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from cardgen.core.errors import Finding
+from cardgen.core.workspace import Workspace
+from cardgen.project.studio import open_studio
+
+GUARD_CODES = (
+    "type-too-small",
+    "text-shrunk",
+    "cost-row-shrinks",
+    "art-low-resolution",
+    "art-cropped",
+    "art-letterboxed",
+)
+
+
+def _guard_findings(ws: Workspace) -> list[Finding]:
+    studio = open_studio(ws, "clean")
+    return [f for f in studio.face_findings() if f.code in GUARD_CODES]
+
+
+def _shown(findings: list[Finding]) -> list[tuple[str, int, str, str, str | None, str]]:
+    return [(f.file, f.line, f.severity.name.lower(), f.code, f.card, f.message) for f in findings]
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def _add_art(ws: Workspace, size: tuple[int, int], name: str = "art.png") -> None:
+    folder = ws.root / "art"
+    folder.mkdir(exist_ok=True)
+    Image.new("RGB", size, (120, 90, 60)).save(folder / name)
+    _edit(
+        ws.cards_dir("clean") / "cards.yaml",
+        "  kind: Spell\n",
+        f"  kind: Spell\n  art: art/{name}\n",
+    )
+
+
+def test_the_clean_game_gives_no_guard_finding(scratch_ws: Workspace) -> None:
+    _add_art(scratch_ws, (700, 330))  # 335 dpi in its 53 x 25 mm box, the box's shape
+    assert _guard_findings(scratch_ws) == []
+
+
+def test_a_label_set_below_the_minimum_is_one_finding_at_the_element(
+    scratch_ws: Workspace,
+) -> None:
+    _edit(scratch_ws.model_path("clean"), "fields:", "guards: {label_size: 12}\nfields:")
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "templates/clean/front.yaml",
+            8,
+            "warning",
+            "type-too-small",
+            None,
+            "'name' of front is set at 11pt, below the 12pt minimum for a label: a home "
+            "printer fills it in",
+        ),
+        (
+            "templates/clean/front.yaml",
+            16,
+            "warning",
+            "type-too-small",
+            None,
+            "'faction' of front is set at 7pt, below the 12pt minimum for a label: a home "
+            "printer fills it in",
+        ),
+    ]
+
+
+def test_rules_text_shrunk_below_the_minimum_is_located_at_the_card(
+    scratch_ws: Workspace,
+) -> None:
+    _edit(
+        scratch_ws.cards_dir("clean") / "cards.yaml",
+        "text: Deal 2 damage to each unit.",
+        "text: "
+        + "Deal 2 damage to each unit and draw a card. " * 16
+        + "Deal 2 damage to each unit.",
+    )
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            11,
+            "warning",
+            "type-too-small",
+            "firestorm",
+            "'rules' of front is shrunk from 9pt to 6pt to fit, below the 7pt minimum for "
+            "rules text",
+        )
+    ]
+
+
+def test_a_shrunk_name_is_noted(scratch_ws: Workspace) -> None:
+    _edit(
+        scratch_ws.cards_dir("clean") / "cards.yaml",
+        "- name: Firestorm",
+        "- name: Firestorm of the Unending Crimson Skies Above",
+    )
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            11,
+            "info",
+            "text-shrunk",
+            "firestorm-of-the-unending-crimson-skies-above",
+            "'name' of front is shrunk from 11pt to 8.5pt (2.5pt, more than 1.5pt) to fit",
+        )
+    ]
+
+
+def test_a_cost_row_too_long_for_its_box_is_a_warning(scratch_ws: Workspace) -> None:
+    _edit(scratch_ws.cards_dir("clean") / "cards.yaml", "cost: RRR\n", "cost: RRRR\n")
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "templates/clean/front.yaml",
+            11,
+            "warning",
+            "cost-row-shrinks",
+            None,
+            "cost row 'cost' of front is 18.0 mm wide: 4 symbols at 5.0 mm need 21.2 mm, so "
+            "they shrink to 4.2 mm on those cards and a cost's symbols differ in size from card "
+            "to card",
+        )
+    ]
+
+
+def test_low_resolution_art_is_an_error(scratch_ws: Workspace) -> None:
+    _add_art(scratch_ws, (90, 42))
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            15,
+            "error",
+            "art-low-resolution",
+            "firestorm",
+            "image 'art/art.png' (90 × 42 px) prints at 43 dpi in its 53.0 × 25.0 mm box, "
+            "below 150 dpi: it prints visibly blocky",
+        )
+    ]
+
+
+def test_soft_art_is_a_warning(scratch_ws: Workspace) -> None:
+    _add_art(scratch_ws, (420, 198))
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            15,
+            "warning",
+            "art-low-resolution",
+            "firestorm",
+            "image 'art/art.png' (420 × 198 px) prints at 201 dpi in its 53.0 × 25.0 mm box, "
+            "below 250 dpi: it prints soft",
+        )
+    ]
+
+
+def test_art_cut_hard_by_cover_is_a_warning(scratch_ws: Workspace) -> None:
+    _add_art(scratch_ws, (1000, 4000))
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            15,
+            "warning",
+            "art-cropped",
+            "firestorm",
+            "image 'art/art.png' (1000 × 4000 px) under fit: cover loses 88 % of its height "
+            "in its 53.0 × 25.0 mm box (more than 25 %)",
+        )
+    ]
+
+
+def test_art_under_contain_notes_its_letterbox(scratch_ws: Workspace) -> None:
+    _add_art(scratch_ws, (1000, 1000))
+    _edit(
+        scratch_ws.templates_dir("clean") / "front.yaml",
+        'src: "{{ card.art }}"',
+        'src: "{{ card.art }}", fit: contain',
+    )
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            15,
+            "info",
+            "art-letterboxed",
+            "firestorm",
+            "image 'art/art.png' (1000 × 1000 px) under fit: contain leaves 53 % of its "
+            "53.0 × 25.0 mm box empty left and right",
+        )
+    ]
