@@ -337,5 +337,5 @@ def test_chapter_pictures_print_at_their_own_resolution_within_the_column(tmp_pa
                 f"{column:.1f} mm: it is printed scaled down to the column",
             )
         ]
-        widths = re.findall(r'alt="(\w+)" style="width: ([\d.]+)mm"', book.html)
+        widths = re.findall(r'alt="(\w+)" style="display: block; width: ([\d.]+)mm"', book.html)
         assert widths == [("fine", "50.80"), ("wide", f"{column:.2f}"), ("plain", "25.40")]

@@ -330,13 +330,14 @@ class BookContent(Directives):
                 chapter.file, line, "image-unreadable", f"image '{m.group(2)[:80]}' {why}"
             )
         width = self._picture_width(target, chapter, line, m.group(2))
-        size = f' style="width: {width:.2f}mm"' if width else ""
+        size = f' style="display: block; width: {width:.2f}mm"' if width else ""
         return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}"{size}>'
 
     def _picture_width(self, target: Path, chapter: Chapter, line: int, shown: str) -> float:
         """A chapter picture's printed width in mm: its pixels at its own resolution (its dpi; 96
         without one, as CSS reads it), never wider than the text column (a warning when it has to
-        be scaled down to fit); 0 for a drawing (SVG) WeasyPrint sizes itself."""
+        be scaled down to fit); 0 for a drawing (SVG) WeasyPrint sizes itself. The picture is set
+        as a block, so a paragraph's indent never pushes it past the column."""
         from . import text_column
 
         natural = _natural_width(target)
