@@ -304,3 +304,38 @@ def test_the_same_workspace_in_another_folder_makes_the_same_book(tmp_path) -> N
         for name in (page["/Resources"].get("/XObject") or {})
     ]
     assert len(set(images)) >= 3  # the faces and both pictures are in it
+
+
+def test_chapter_pictures_print_at_their_own_resolution_within_the_column(tmp_path) -> None:
+    """A 300 dpi picture 600 px wide prints 50.8 mm wide (not 600 / 96 in); one 1500 px wide at
+    300 dpi (127 mm) is wider than A4's 83.75 mm text column: a warning at its line, and printed at
+    the column's width; on A5 (one 112 mm column) too. A picture without a resolution is read at
+    96 dpi, as CSS does."""
+    import shutil
+
+    from PIL import Image
+
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
+    chapter = root / "rules" / "clean" / "rulebook" / "basics.md"
+    Image.new("RGB", (600, 300), (200, 10, 10)).save(chapter.parent / "fine.png", dpi=(300, 300))
+    Image.new("RGB", (1500, 300), (10, 10, 200)).save(chapter.parent / "wide.png", dpi=(300, 300))
+    Image.new("RGB", (96, 30), (10, 150, 10)).save(chapter.parent / "plain.png")
+    before = chapter.read_text()
+    line = before.count("\n") + 4  # the line of ![wide](wide.png)
+    chapter.write_text(before + "\n![fine](fine.png)\n\n![wide](wide.png)\n\n![plain](plain.png)\n")
+    where = "rules/clean/rulebook/basics.md"
+    for paper, column in (("a4", 83.75), ("a5", 112.0)):
+        book = build_rulebook(Workspace.find(root), "clean", paper=paper)
+        wide = [f for f in book.findings if f.code == "rulebook-image-too-wide"]
+        assert [(f.file, f.line, str(f.severity), f.message) for f in wide] == [
+            (
+                where,
+                line,
+                "warning",
+                "image 'wide.png' is 127.0 mm wide at its own resolution; the text column is "
+                f"{column:.1f} mm: it is printed scaled down to the column",
+            )
+        ]
+        widths = re.findall(r'alt="(\w+)" style="display: block; width: ([\d.]+)mm"', book.html)
+        assert widths == [("fine", "50.80"), ("wide", f"{column:.2f}"), ("plain", "25.40")]

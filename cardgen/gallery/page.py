@@ -19,6 +19,7 @@ from ..core.output import guard, refuse_links, write_atomic
 from ..core.sandbox import LimitedSandbox, page_environment
 from ..model.cost import parse_cost
 from ..project.studio import Studio
+from ..render.prepared import PreparedFace
 from ..render.raster import render_pngs
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
@@ -66,6 +67,12 @@ def facet_fields(studio: Studio) -> list[str]:
     ]
 
 
+def _pixels(face: PreparedFace) -> list[int]:
+    """A face's picture size in pixels at the gallery's resolution: the page gives each picture its
+    own aspect ratio (a tarot or landscape face is never cropped to a poker card's shape)."""
+    return [round(face.width / 25.4 * DPI), round(face.height / 25.4 * DPI)]
+
+
 def _env(studio: Studio) -> LimitedSandbox:
     own = studio.ws.templates_dir(studio.game) / "gallery"
     shared = studio.ws.root / "templates" / "_shared" / "gallery"
@@ -105,7 +112,7 @@ def write_gallery(
     facets = facet_fields(studio)
     any_sides = False
     for card in studio.designs():
-        image = None
+        image, size = None, None
         sides: list[dict[str, Any]] = []  # its own second face, its `also:` faces
         if studio.faces.for_card(card) is not None:
             front, back = studio.prepare(card, 0.0)
@@ -120,9 +127,11 @@ def write_gallery(
             for face, label, which in shown:
                 picture = f"cards/{face.key}.png"
                 if label:
-                    sides.append({"image": picture, "label": label, "face": which})
+                    sides.append(
+                        {"image": picture, "label": label, "face": which, "size": _pixels(face)}
+                    )
                 else:
-                    image = picture
+                    image, size = picture, _pixels(face)
                 if (picture not in ours or not _regular(out / picture)) and picture not in wanted:
                     wanted.add(
                         picture
@@ -135,6 +144,7 @@ def write_gallery(
                 "id": card.id,
                 "name": card.name or card.id,
                 "image": image,
+                "size": size,
                 "where": f"{card.file}:{card.line}",
                 "facets": {k: [str(v) for v in card.values(k)] for k in facets},
                 "cost": parse_cost(cost, studio.model.cost).total if cost else None,

@@ -24,3 +24,14 @@ PAGES: dict[str, tuple[str, tuple[float, float]]] = {
         ("half-letter", "5.5in 8.5in"),
     )
 }
+
+# book.css lays chapters out in two columns 6.5 mm apart inside 18 mm side margins (a5 and
+# half-letter: one column); a chapter's picture is never wider than its column
+SIDE_MARGINS, COLUMN_GAP = 36.0, 6.5
+ONE_COLUMN = {"a5", "half-letter"}
+
+
+def text_column(paper: str) -> float:
+    """The width in mm of a chapter's text column on `paper`."""
+    block = PAGES[paper][1][0] - SIDE_MARGINS
+    return block if paper in ONE_COLUMN else round((block - COLUMN_GAP) / 2, 2)

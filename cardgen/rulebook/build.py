@@ -22,7 +22,7 @@ from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cac
 from ..render.fonts import BUNDLED
 from ..speed.cache import Store
 from ..speed.memo import Memo, memo
-from . import PAGES
+from . import PAGES, text_column
 from .booklet import inside_cover
 from .content import BookContent, content_addresses, directive_cards, resolve_images
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
@@ -133,7 +133,7 @@ def build_rulebook(
     book, findings = read_book(ws, game, studio.model.name, book_languages(studio.model))
     if book is None:
         raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")
-    content = BookContent(studio, findings)
+    content = BookContent(studio, findings, column=text_column(paper))
     chapters = [c for c in [book.intro, *book.chapters] if c is not None]
     needed = directive_cards(content, chapters)
     if gallery:

@@ -87,6 +87,7 @@ class BookContent(Directives):
     )
     _fragments: list[str] = field(default_factory=list)  # its directives' HTML, by stand-in number
     elements: int = ELEMENTS  # what is left of the book's elements (rulebook.limits.ELEMENTS)
+    column: float = 0.0  # the text column's width in mm (rulebook.text_column); 0: A4's
     _checker: LineChecker | None = None
 
     # -- faces
@@ -328,12 +329,53 @@ class BookContent(Directives):
             return self._problem(
                 chapter.file, line, "image-unreadable", f"image '{m.group(2)[:80]}' {why}"
             )
-        return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}">'
+        width = self._picture_width(target, chapter, line, m.group(2))
+        size = f' style="display: block; width: {width:.2f}mm"' if width else ""
+        return f'<img src="{target.as_uri()}" alt="{_esc(m.group(1))}"{size}>'
+
+    def _picture_width(self, target: Path, chapter: Chapter, line: int, shown: str) -> float:
+        """A chapter picture's printed width in mm: its pixels at its own resolution (its dpi; 96
+        without one, as CSS reads it), never wider than the text column (a warning when it has to
+        be scaled down to fit); 0 for a drawing (SVG) WeasyPrint sizes itself. The picture is set
+        as a block, so a paragraph's indent never pushes it past the column."""
+        from . import text_column
+
+        natural = _natural_width(target)
+        column = self.column or text_column("a4")
+        if natural is None or natural <= column + 0.05:
+            return natural or 0.0
+        self.findings.append(
+            Finding(
+                chapter.file,
+                line,
+                1,
+                Severity.WARNING,
+                "rulebook-image-too-wide",
+                None,
+                f"image '{shown[:80]}' is {natural:.1f} mm wide at its own resolution; the text "
+                f"column is {column:.1f} mm: it is printed scaled down to the column",
+                "crop it, or give the file the resolution it should print at (e.g. 300 dpi)",
+            )
+        )
+        return column
 
 
 def _blank(m: re.Match[str]) -> str:
     """A directive or picture as spaces: the line's other columns stay where they are."""
     return " " * len(m.group(0))
+
+
+def _natural_width(path: Path) -> float | None:
+    """A picture's width in mm at the resolution its file declares (96 dpi without one, as CSS
+    lays out a pixel), or None for a drawing (SVG) or a file Pillow cannot size."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as im:
+            dpi = im.info.get("dpi", (96, 96))[0]
+            return float(im.width / (float(dpi) if dpi and float(dpi) >= 1 else 96.0) * 25.4)
+    except (OSError, UnidentifiedImageError, ValueError, TypeError, Image.DecompressionBombError):
+        return None
 
 
 def _picture_problem(path: Path) -> str | None:

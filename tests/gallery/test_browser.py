@@ -114,3 +114,28 @@ def test_live_server_follows_edits(browser, scratch_ws: Workspace) -> None:
         page.close()
         stop.set()
         thread.join(timeout=5)
+
+
+def test_each_face_keeps_its_own_aspect_ratio(browser, tmp_path: Path) -> None:
+    """Poker, landscape (88 x 63 mm), mini (44.45 x 63.5 mm) and tarot (70 x 120 mm) faces on one
+    page: each tile shows its whole face, never cropped into a poker card's shape."""
+    root = tmp_path / "ws"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "deckbuilder", root)
+    reference = root / "templates" / "deckbuilder" / "reference.yaml"
+    reference.write_text(
+        reference.read_text().replace("size: 63mm x 88mm", "size: 70mm x 120mm"), "utf-8"
+    )
+    result = build_gallery(Workspace.find(root), "deckbuilder", out=tmp_path / "g")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(result.outputs[0].path.as_uri())
+    page.wait_for_function(
+        "[...document.querySelectorAll('.tile img')].every(i => i.complete && i.naturalWidth)"
+    )
+    shown = page.evaluate(
+        """[...document.querySelectorAll('.tile img')].map(i => [
+             i.alt, i.naturalWidth / i.naturalHeight, i.clientWidth / i.clientHeight])"""
+    )
+    for shape in (88 / 63, 63 / 88, 44.45 / 63.5, 70 / 120):  # each shape is on the page
+        assert any(abs(natural / shape - 1) < 0.01 for _, natural, _ in shown), shape
+    assert [alt for alt, natural, box in shown if abs(box / natural - 1) > 0.02] == []
+    page.close()
