@@ -26,7 +26,8 @@ def text_guards(
     rich: bool,
 ) -> list[Finding]:
     """A text element's printed size on this face against the smallest for its class (rich text
-    is rules text, any other text a label), and how far fitting shrank it."""
+    is rules text, any other text a label), and how far fitting shrank it (not for a text that
+    overflows even so: its `text-overflow` finding names the size it reached)."""
     out = []
     what = element.id or "text"
     printed = fit.layout.size
@@ -46,6 +47,8 @@ def text_guards(
                 f"set its size to {least:g}pt or more (game.yaml's guards: sets the minimum)",
             )
         )
+    elif not fit.fits:  # it overflows even so: text-overflow says it, at the size it reached
+        pass
     elif printed < least - 0.01:
         out.append(
             Finding(

@@ -61,8 +61,8 @@ def _badge(col: Column, x: float, y: float, size: float, font: str, text: str | 
         f"  - {{id: {col.field}, type: badge, x: {x}mm, y: {y}mm, w: {size}mm, h: {size}mm,",
         f'     shape: circle, fill: "{{{{ vars.frame }}}}", stroke: "#ffffff", text: "{value}",',
     ]
-    if text:
-        lines.append(f"     label: {_q(text)},")
+    if text:  # at the guards' least for a label (docs/guards.md)
+        lines.append(f"     label: {_q(text)}, label_size: 6pt,")
     return lines + [f"     font: label, size: {font}, when: {_q(_present(col))}}}"]
 
 
@@ -127,7 +127,8 @@ def front_yaml(inferred: Inferred) -> str:
             out += _badge(col, 50.2, 3.2, 8.6, "11pt", None)
     top = 12.5
     if where["facts"]:
-        height = min(max(len(where["facts"]) * FACT_LINE, 4.0), 24.0)
+        # a line each, and room for one to wrap (the facts keep the guards' least size, 7 pt)
+        height = min(max((len(where["facts"]) + 0.3) * FACT_LINE, 4.0), 24.0)
         text = "".join(_line(c) for c in where["facts"])
         out += [
             f"  - id: facts  # {', '.join(c.field for c in where['facts'])}",
@@ -140,7 +141,7 @@ def front_yaml(inferred: Inferred) -> str:
             "    rich: true",
             "    font: small",
             "    size: 7pt",
-            "    min_size: 4.5pt",
+            "    min_size: 7pt",  # the guards' least for rules text (docs/guards.md)
         ]
         top += height + 1.0
     bottom = 72.5 if where["badges"] else 79.0
@@ -179,7 +180,7 @@ def front_yaml(inferred: Inferred) -> str:
         ]
         if where["flavor"]:
             out.append(f"    flavor: {_q(_value(where['flavor'][0]))}")
-        out += ["    rich: true", "    font: body", "    size: 8.5pt", "    min_size: 5pt"]
+        out += ["    rich: true", "    font: body", "    size: 8.5pt", "    min_size: 7pt"]
     for n, col in enumerate(where["badges"]):
         x = (3.4, 50.8, 12.6, 41.6)[n]
         out += _badge(col, x, 73.5, 8.2, "10pt", short(col))
@@ -188,7 +189,7 @@ def front_yaml(inferred: Inferred) -> str:
         footer += f"{{% if {_present(col)} %}}  ·  ×{{{{ card.{col.field} }}}}{{% endif %}}"
     out += [
         "  - {id: footer, type: text, x: 6mm, y: 82mm, w: 30mm, h: 2.8mm,",
-        f"     text: {_q(footer)}, font: small, size: 5.5pt, min_size: 4pt,",
+        f"     text: {_q(footer)}, font: small, size: 6pt, min_size: 6pt,",
         "     valign: middle}",
     ]
     return "\n".join(out) + "\n"

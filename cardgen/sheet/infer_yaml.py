@@ -9,16 +9,19 @@ import textwrap
 from .infer import Column, Inferred, fold
 from .infer_cost import CostGuess, cost_yaml
 
-# Frame colours for the vocabulary the template colours its cards by: (frame, light panel).
+# Frame colours for the vocabulary the template colours its cards by: (frame, light panel). Any
+# two frames stay apart (CAM02-UCS ΔE over 10) under simulated deuteranopia, protanopia and
+# tritanopia, the first four also in lightness (10 J' apart: a greyscale print tells them), and
+# each holds white type at 4.5:1: the guards' colour checks pass on an inferred game.
 PALETTE = (
-    ("#8b2f2f", "#f6e4e1"),
-    ("#2f5f8b", "#e1ebf6"),
-    ("#3d7a3a", "#e4f2e2"),
-    ("#8b6a1f", "#f6eedb"),
-    ("#5f3d8b", "#ebe2f6"),
-    ("#2f7a76", "#dff2f0"),
-    ("#8b3d6e", "#f6e1ee"),
-    ("#55595f", "#eceef0"),
+    ("#c0461b", "#f6e4e1"),
+    ("#1b6340", "#e4f2e2"),
+    ("#4f2a72", "#ebe2f6"),
+    ("#0c1d3d", "#e1e6f0"),
+    ("#2776a0", "#e1ebf6"),
+    ("#a3367a", "#f6e1ee"),
+    ("#5a3a00", "#f3eadb"),
+    ("#4a4f55", "#eceef0"),
 )
 _FLOW_UNSAFE = set(",[]{}:#&*!|>'\"%@`")
 _WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}  # YAML 1.1 reads them
