@@ -130,6 +130,16 @@ def alpha_changed(c: Canvas, key: str, value: float) -> bool:
     return False
 
 
+def state_name(c: Canvas, key: str, value: float) -> str:
+    """The name of the transparency state `key` ('ca', 'CA') = `value` in the resources of the
+    canvas's pages (reportlab's own naming, listed on every page from the one drawing it on)."""
+    states: dict[tuple[str, Any], str] = c._extgstate._c
+    name = states.get((key, value))
+    if name is None:
+        name = states[key, value] = f"gRLs{len(states)}"
+    return name
+
+
 def set_icon_forms(c: Canvas, names: dict[Any, str]) -> None:
     """Remember on the canvas which form draws each cost symbol."""
     c._cardgen_icons = names
