@@ -19,7 +19,7 @@ from .icons import define_icon_forms
 from .paint import paint_op
 from .pen import Recording, Recordings, icon_keys
 from .prepared import Op, PreparedFace
-from .replay import Replayer, keep_compressed
+from .replay import Replayer, flate, keep_compressed
 from .sheetframe import draw_fold_marks, fold_marks, place_back, place_front
 from .sheetmarks import LABEL_FONT, calibration_pages, caption, code_tab, draw_marks
 from .sheets import Placement, SheetPlan, crop_marks, sheet_warnings
@@ -67,27 +67,34 @@ def define_forms(
     model: GameModel,
     recordings: Recordings | None = None,
     shared: Collection[str] | None = None,
-) -> dict[str, Recording]:
+) -> Callable[[str], Recording]:
     """Each face once as a form (and each cost symbol the faces use, once, before them), replayed
     from its recording (render.pen): a face drawn by an earlier run or for another document is not
-    drawn again. With `shared`, only those faces become forms (the rest are drawn on their page:
-    `Replayer.inline`). Returns every face's recording."""
-    recordings = recordings or Recordings(fonts)
+    drawn again. With `shared`, only those faces become forms; the rest are drawn on their page
+    (`Replayer.inline`) from their recording, which the function returned gives when asked (not
+    all held at once: a run of 100,000 faces)."""
+    kept = recordings or Recordings(fonts)
     enforce = rl.colour_enforcer(c)
-    played = {
-        key: recordings.face(faces[key], painter(faces[key], fonts, model), enforce)
-        for key in sorted(faces)
-    }
-    define_icon_forms(c, icon_keys(played.values()), fonts, model)
+
+    def recorded(key: str) -> Recording:
+        return kept.face(faces[key], painter(faces[key], fonts, model), enforce)
+
+    icons: set[tuple] = set()
+    formed: dict[str, Recording] = {}
+    for key in sorted(faces):
+        recording = recorded(key)
+        icons.update(icon_keys((recording,)))
+        if shared is None or key in shared:
+            formed[key] = recording
+    define_icon_forms(c, icons, fonts, model)
     player = Replayer(c, fonts)
-    formed = [key for key in played if shared is None or key in shared]
-    for key in formed:
+    for key, recording in formed.items():
         face = faces[key]
         size = (face.width + 2 * face.bleed, face.height + 2 * face.bleed)
-        player.form(f"F{key}", played[key], *size)
+        player.form(f"F{key}", recording, *size)
     if formed:
         player.finish()
-    return played
+    return recorded
 
 
 def placed_more_than_once(plan: SheetPlan, backs: bool, fold: bool) -> set[str]:
@@ -126,14 +133,14 @@ def write_sheets(
     fold = spec.layout == "fold"  # one-sided: each back beside its front, to fold and glue
     duplex = spec.duplex != "none" and not fold
     shared = placed_more_than_once(plan, duplex, fold)
-    played = define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings, shared)
+    recorded = define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings, shared)
     stamp = Replayer(c, fonts)  # versions and pack codes: thousands of short texts on a big run
 
     def put(c: Canvas, face: PreparedFace) -> None:
         if face.key in shared:
             c.doForm(f"F{face.key}")
         else:
-            stamp.inline(face.key, played[face.key])
+            stamp.inline(face.key, recorded(face.key))
 
     if spec.calibration:
         calibration_pages(c, fonts, spec)
@@ -178,6 +185,7 @@ def write_sheets(
         ):
             unlabelled += 1
         c.showPage()
+        rl.compress_ended_page(c, flate)
         if duplex:
             for p in page.placements:
                 if p.back is None:
@@ -188,6 +196,7 @@ def write_sheets(
                     code_tab(c, fonts, page.code, rect, "back", text=stamp)
             caption(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
+            rl.compress_ended_page(c, flate)
     c.save()
     warnings = sheet_warnings(plan)
     if unlabelled:

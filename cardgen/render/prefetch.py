@@ -41,6 +41,8 @@ def _lay_out(indices: list[int]) -> list[Laid]:
             paint = painter(face, renderer.fonts, renderer.model)
             recording = renderer.recordings.face(face, paint) if record else None
             out.append((face.key, renderer.store.entry(face), recording))  # type: ignore[union-attr]
+            if record:
+                renderer.settle(face.key)
     return out
 
 

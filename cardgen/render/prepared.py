@@ -124,6 +124,10 @@ class FaceStore(Protocol):
 
     def save(self) -> None: ...
 
+    def settle(self, key: str) -> None:
+        """Keep a face laid out this run without its layout, now that its recording is kept."""
+        ...
+
     def holds(self, key: str, drawn: bool = False) -> bool:
         """Whether the face of `key` is kept (with `drawn`: its recording too)."""
         ...

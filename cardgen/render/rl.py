@@ -201,6 +201,18 @@ def binary_streams() -> None:
     rl_config.useA85 = 0
 
 
+def compress_ended_page(c: Canvas, encode: Callable[[str], bytes]) -> None:
+    """Compress the content of the page just ended now, as the document would when written (the
+    same bytes): a long document holds each page compressed, not its text until the end."""
+    page = c._doc.Pages.pages[-1]
+    if page.Contents or not page.compression or rl_config.useA85 or not page.stream:
+        return
+    flate = pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])})
+    stream = pdfdoc.PDFStream(flate, encode(page.stream))
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
+
+
 # PDF objects written by hand
 
 
