@@ -7,7 +7,8 @@ available, protograf.
 Each figure is the median whole-process wall time of --runs paired runs (cardgen cold = no face
 cache, warm = cache filled, changed = one card edited after a warm run). Targets (issue 18): >= 15x
 protograf and <= 2x bare reportlab at 300 cards, <= 2x bare reportlab at 3,000 and 10,000; one card
-changed <= 0.3 s.
+changed <= 0.3 s. A second row per size gives the PDF's bytes and the peak memory (ru_maxrss) per
+card against reportlab's (issue 35: PDF <= 2x, peak <= 10 KB per card at 100,000 cards).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,21 +105,42 @@ def workspace(deck: Path, root: Path) -> None:
     (root / "cards" / "peers" / "cards.yaml").write_text("\n".join(lines) + "\n")
 
 
-def timed(cmd: list[str], runs: int, before=None, **kw) -> float:  # type: ignore[no-untyped-def]
+def timed(cmd: list[str], runs: int, before=None, peaks=None, **kw) -> float:  # type: ignore[no-untyped-def]
+    """The median wall time of `runs` runs; with `peaks`, each run's peak memory (KB) appended."""
     times = []
     for _ in range(runs):
         if before is not None:
             before()
-        t = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, **kw)
-        times.append(time.perf_counter() - t)
-        if done.returncode > 1:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")
+        took, peak = _measured(cmd, **kw)
+        times.append(took)
+        if peaks is not None:
+            peaks.append(peak)
     return statistics.median(times)
 
 
-def measure(n: int, runs: int, protograf: str | None) -> Row:
-    """One row of the table: the deck of n cards, every tool on it."""
+def _measured(cmd: list[str], **kw) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    """run_once in a process of its own, so ru_maxrss is this command's alone (RUSAGE_CHILDREN
+    keeps the largest child ever)."""
+    probe = (
+        "import json, resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "done = subprocess.run(json.loads(sys.argv[1]), capture_output=True)\n"
+        "took = time.perf_counter() - t\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps([took, peak, done.returncode, done.stderr.decode()[-2000:]]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(cmd)], capture_output=True, check=True, **kw
+    )
+    took, peak, code, err = json.loads(out.stdout)
+    if code > 1:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
+    return took, peak
+
+
+def measure(n: int, runs: int, protograf: str | None) -> list[Row]:
+    """The rows of the deck of n cards, every tool on it: times, then PDF bytes and peak memory
+    per card."""
     with tempfile.TemporaryDirectory(prefix="cardgen-peers-") as tmp:
         base = Path(tmp)
         deck = base / "data" / f"deck{n}"
@@ -142,6 +163,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         (ws / "fonts").mkdir()
         for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
             shutil.copy(REPO / "cardgen" / "data" / "fonts" / name, ws / "fonts" / name)
+        rl_peaks: list[int] = []
         rl = timed(
             [
                 sys.executable,
@@ -156,7 +178,9 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
                 "ttf",
             ],
             runs,
+            peaks=rl_peaks,
         )
+        rl_bytes = (base / "rl.pdf").stat().st_size
         pg = None
         if protograf:
             pg = timed(
@@ -179,8 +203,16 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
             str(base / "cg.pdf"),
         ]
         cache = ws / "output" / "peers" / ".cache"
-        cold = timed(sheets, runs, before=lambda: shutil.rmtree(cache, ignore_errors=True))
-        warm = timed(sheets, runs)
+        cold_peaks: list[int] = []
+        warm_peaks: list[int] = []
+        cold = timed(
+            sheets,
+            runs,
+            before=lambda: shutil.rmtree(cache, ignore_errors=True),
+            peaks=cold_peaks,
+        )
+        warm = timed(sheets, runs, peaks=warm_peaks)
+        cg_bytes = (base / "cg.pdf").stat().st_size
         cards = ws / "cards" / "peers" / "cards.yaml"
         edits = iter(range(10_000))
 
@@ -195,7 +227,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         if pg
         else ""
     )
-    return Row(
+    times = Row(
         f"`peers`: `sheets --copies one`, cold / warm / one card changed, against bare reportlab "
         "(`rl_cards.py --mode direct --font "
         f"ttf`){' and protograf 0.6.0 (Python 3.13)' if pg else ''}",
@@ -208,6 +240,17 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         ("≥ 15x protograf, " if pg else "")
         + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards",
     )
+    per_card = statistics.median
+    memory = Row(
+        "`peers`: `sheets --copies one`, PDF size and peak memory (ru_maxrss of the whole "
+        "process) per card, cold / warm, against bare reportlab",
+        f"the peers' deck of `../shared/bench-peers/` (`gen_deck.py --n {n} --seed 1`)",
+        f"PDF {cg_bytes / n / 1024:.2f} KB/card, reportlab {rl_bytes / n / 1024:.2f} "
+        f"({cg_bytes / rl_bytes:.2f}x); peak {per_card(cold_peaks) / n:.1f} / "
+        f"{per_card(warm_peaks) / n:.1f} KB/card, reportlab {per_card(rl_peaks) / n:.1f}",
+        "PDF ≤ 2x reportlab; peak ≤ 10 KB/card at 100,000 cards",
+    )
+    return [times, memory]
 
 
 def main() -> None:
@@ -216,7 +259,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
     a = ap.parse_args(without_json(sys.argv[1:]))
-    report([measure(n, a.runs, a.protograf) for n in (int(s) for s in a.sizes.split(","))])
+    report(
+        [
+            row
+            for n in (int(s) for s in a.sizes.split(","))
+            for row in measure(n, a.runs, a.protograf)
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -82,7 +82,11 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
         return marshal.loads(found)
 
     def __setitem__(self, key: str, value: Recording) -> None:
-        super().__setitem__(key, marshal.dumps(value))
+        self.keep_bytes(key, marshal.dumps(value))
+
+    def keep_bytes(self, key: str, data: bytes) -> None:
+        """Keep a recording given as its marshal bytes."""
+        super().__setitem__(key, data)
         self.used.add(key)
         self.dirty = True
 
@@ -179,12 +183,15 @@ class FaceCache:
     def entry(self, face: PreparedFace) -> tuple:
         return entry_of(face)
 
-    def add(self, key: str, entry: tuple, recording: Recording | None = None) -> None:
-        """An entry (and recording) made elsewhere (render.prefetch's helpers)."""
+    def add(self, key: str, entry: tuple, recording: Recording | bytes | None = None) -> None:
+        """An entry (and recording, or its marshal bytes) made elsewhere (render.prefetch's
+        helpers)."""
         self.entries[key] = entry
         self.used.add(key)
         self.added = True
-        if recording is not None:
+        if isinstance(recording, bytes):  # already as kept (a helper's: render.prefetch)
+            self.recordings.keep_bytes(key, recording)
+        elif recording is not None:
             self.recordings[key] = recording
 
     def reads(self) -> tuple[set[str], set[str]]:

@@ -137,7 +137,8 @@ class FaceStore(Protocol):
         ...
 
     def add(self, key: str, entry: tuple, recording: Any = None) -> None:
-        """Keep a face laid out (and its `recording`, a render.pen.Recording, drawn) elsewhere."""
+        """Keep a face laid out (and its `recording`, a render.pen.Recording or its marshal bytes,
+        drawn) elsewhere."""
         ...
 
     def reads(self) -> tuple[set[str], set[str]]:

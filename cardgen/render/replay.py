@@ -4,6 +4,7 @@ pictures and cost-symbol forms named once for every face; streams compressed onc
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import zlib
 from typing import Any, Callable
@@ -16,18 +17,21 @@ from .fonts import FontSet
 from .pen import ICON_UNIT, Recording, Run, _origin
 from .rl import fp_str
 
-# Flate compression remembering each stream's compressed bytes by its content, up to 32 MB of
-# content, for the life of the process: a live rebuild (`--watch`, the gallery server) writes
-# documents whose pages, faces and font subsets are nearly all those of the last one, and
-# compressing them again took a fifth of the rebuild. The bytes are zlib's, as reportlab's own
-# filter makes them.
-FLATE: Memo[bytes] = Memo(32 << 20, weigh=lambda data, _: len(data))
+# Flate compression remembering each stream's compressed bytes by its content's digest, up to
+# 8 MB of compressed bytes (some 32 MB of content), for the life of the process: a live rebuild
+# (`--watch`, the gallery server) writes documents whose pages, faces and font subsets are nearly
+# all those of the last one, and compressing them again took a fifth of the rebuild. Keyed by
+# digest, not by the content itself: a long run's pages are not held twice. The bytes are zlib's,
+# as reportlab's own filter makes them.
+FLATE: Memo[bytes] = Memo(8 << 20, weigh=lambda _, packed: len(packed) + 64)
+
+ENCODED_KEPT = 8192  # text runs a document remembers encoded (names and labels repeat; rules not)
 
 
 def flate(text: str | bytes) -> bytes:
     """`text` (as reportlab's PDFZCompress takes it) compressed, or remembered compressed."""
     data = text.encode("utf8") if isinstance(text, str) else text
-    return FLATE.get(data, lambda: zlib.compress(data))
+    return FLATE.get(hashlib.sha1(data).digest(), lambda: zlib.compress(data))
 
 
 def keep_compressed() -> None:
@@ -86,6 +90,8 @@ class Replayer:
         got = self._encoded.get((stem, text))
         if got is None:
             got = rl.subset_runs(self.c, self.fonts.get(stem), text)
+            if len(self._encoded) >= ENCODED_KEPT:  # a long run's texts: not all kept to the end
+                self._encoded.clear()
             self._encoded[stem, text] = got
         return got
 
