@@ -7,7 +7,8 @@ available, protograf.
 Each figure is the median whole-process wall time of --runs paired runs (cardgen cold = no face
 cache, warm = cache filled, changed = one card edited after a warm run). Targets (issue 18): >= 15x
 protograf and <= 2x bare reportlab at 300 cards, <= 2x bare reportlab at 3,000 and 10,000; one card
-changed <= 0.3 s.
+changed <= 0.3 s. A second row per size gives the PDF's bytes and the peak memory (ru_maxrss) per
+card against reportlab's (issue 35: PDF <= 2x, peak <= 10 KB per card at 100,000 cards).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,29 +109,49 @@ def workspace(deck: Path, root: Path) -> None:
 CPU: dict[str, float] = {}  # the last timed command's median cpu seconds (user + system)
 
 
-def timed(cmd: list[str], runs: int, before=None, **kw) -> float:  # type: ignore[no-untyped-def]
+def timed(cmd: list[str], runs: int, before=None, peaks=None, **kw) -> float:  # type: ignore[no-untyped-def]
     """The median wall time of `runs` runs (their median cpu time, of the process and the helpers
-    it waited for, in CPU["last"]: steadier than wall on a shared machine)."""
+    it waited for, in CPU["last"]: steadier than wall on a shared machine); with `peaks`, each
+    run's peak memory (KB) appended."""
     times, cpus = [], []
     for _ in range(runs):
         if before is not None:
             before()
-        was = os.times()
-        t = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, **kw)
-        times.append(time.perf_counter() - t)
-        now = os.times()
-        cpus.append(
-            now.children_user - was.children_user + now.children_system - was.children_system
-        )
-        if done.returncode > 1:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr.decode()[-2000:]}")
+        took, peak, cpu = _measured(cmd, **kw)
+        times.append(took)
+        cpus.append(cpu)
+        if peaks is not None:
+            peaks.append(peak)
     CPU["last"] = statistics.median(cpus)
     return statistics.median(times)
 
 
-def measure(n: int, runs: int, protograf: str | None) -> Row:
-    """One row of the table: the deck of n cards, every tool on it."""
+def _measured(cmd: list[str], **kw) -> tuple[float, int, float]:  # type: ignore[no-untyped-def]
+    """run_once in a process of its own, so ru_maxrss is this command's alone (RUSAGE_CHILDREN
+    keeps the largest child ever): seconds, peak KB, cpu seconds of it and the helpers it waited
+    for."""
+    probe = (
+        "import json, resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "done = subprocess.run(json.loads(sys.argv[1]), capture_output=True)\n"
+        "took = time.perf_counter() - t\n"
+        "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "cpu = use.ru_utime + use.ru_stime\n"
+        "err = done.stderr.decode()[-2000:]\n"
+        "print(json.dumps([took, use.ru_maxrss, cpu, done.returncode, err]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(cmd)], capture_output=True, check=True, **kw
+    )
+    took, peak, cpu, code, err = json.loads(out.stdout)
+    if code > 1:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{err}")
+    return took, peak, cpu
+
+
+def measure(n: int, runs: int, protograf: str | None) -> list[Row]:
+    """The rows of the deck of n cards, every tool on it: times, then PDF bytes and peak memory
+    per card."""
     with tempfile.TemporaryDirectory(prefix="cardgen-peers-") as tmp:
         base = Path(tmp)
         deck = base / "data" / f"deck{n}"
@@ -154,6 +174,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         (ws / "fonts").mkdir()
         for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
             shutil.copy(REPO / "cardgen" / "data" / "fonts" / name, ws / "fonts" / name)
+        rl_peaks: list[int] = []
         rl = timed(
             [
                 sys.executable,
@@ -168,8 +189,10 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
                 "ttf",
             ],
             runs,
+            peaks=rl_peaks,
         )
         rl_cpu = CPU["last"]
+        rl_bytes = (base / "rl.pdf").stat().st_size
         pg = None
         if protograf:
             pg = timed(
@@ -192,9 +215,17 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
             str(base / "cg.pdf"),
         ]
         cache = ws / "output" / "peers" / ".cache"
-        cold = timed(sheets, runs, before=lambda: shutil.rmtree(cache, ignore_errors=True))
+        cold_peaks: list[int] = []
+        warm_peaks: list[int] = []
+        cold = timed(
+            sheets,
+            runs,
+            before=lambda: shutil.rmtree(cache, ignore_errors=True),
+            peaks=cold_peaks,
+        )
         cold_cpu = CPU["last"]
-        warm = timed(sheets, runs)
+        warm = timed(sheets, runs, peaks=warm_peaks)
+        cg_bytes = (base / "cg.pdf").stat().st_size
         cards = ws / "cards" / "peers" / "cards.yaml"
         edits = iter(range(10_000))
 
@@ -209,7 +240,7 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         if pg
         else ""
     )
-    return Row(
+    times = Row(
         f"`peers`: `sheets --copies one`, cold / warm / one card changed, against bare reportlab "
         "(`rl_cards.py --mode direct --font "
         f"ttf`){' and protograf 0.6.0 (Python 3.13)' if pg else ''}",
@@ -223,6 +254,17 @@ def measure(n: int, runs: int, protograf: str | None) -> Row:
         ("≥ 15x protograf, " if pg else "")
         + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards",
     )
+    per_card = statistics.median
+    memory = Row(
+        "`peers`: `sheets --copies one`, PDF size and peak memory (ru_maxrss of the whole "
+        "process) per card, cold / warm, against bare reportlab",
+        f"the peers' deck of `../shared/bench-peers/` (`gen_deck.py --n {n} --seed 1`)",
+        f"PDF {cg_bytes / n / 1024:.2f} KB/card, reportlab {rl_bytes / n / 1024:.2f} "
+        f"({cg_bytes / rl_bytes:.2f}x); peak {per_card(cold_peaks) / n:.1f} / "
+        f"{per_card(warm_peaks) / n:.1f} KB/card, reportlab {per_card(rl_peaks) / n:.1f}",
+        "PDF ≤ 2x reportlab; peak ≤ 10 KB/card at 100,000 cards",
+    )
+    return [times, memory]
 
 
 def main() -> None:
@@ -232,7 +274,13 @@ def main() -> None:
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
     a = ap.parse_args(without_json(sys.argv[1:]))
     compiled(REPO)  # timed as installed: with its bytecode
-    report([measure(n, a.runs, a.protograf) for n in (int(s) for s in a.sizes.split(","))])
+    report(
+        [
+            row
+            for n in (int(s) for s in a.sizes.split(","))
+            for row in measure(n, a.runs, a.protograf)
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from cardgen.project.changes import card_version
 from cardgen.project.loaded import load_game
 
 from .conftest import TESTS
+from .placed import placed_faces
 
 LANTERN = TESTS / "fixtures" / "lantern"
 
@@ -80,7 +81,7 @@ def test_changed_since_prints_exactly_the_changed_designs_after_a_change_log(his
         reader.pages[1].extract_text() == ""
     )  # a blank back keeps the sheets' fronts and backs paired
     front = reader.pages[2]
-    assert len(front["/Resources"]["/XObject"]) == 2  # exactly the two changed designs
+    assert len(placed_faces(front)) == 2  # exactly the two changed designs
     text = front.extract_text()
     assert "Ashgrove Warden" in text and "Stone Idol" in text and "Tidecaller" not in text
     assert len(reader.pages) == 4

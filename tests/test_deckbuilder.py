@@ -56,7 +56,8 @@ RUN = {
     "Tithe": 1,
 }
 RUINS = ("Old Mill", "Fallen Tower", "Sunken Well")
-PLACED = re.compile(rb"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\s*/FormXob\.F(\w+) Do")
+# a face placed by reference (a form) or drawn on the page in marked content (placed once)
+PLACED = re.compile(rb"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\s*(?:/FormXob\.F|/cgFace <</Key \()(\w+)")
 
 
 @dataclass

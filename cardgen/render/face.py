@@ -122,6 +122,13 @@ class FaceRenderer:
             self.store.put(face)
         return face
 
+    def settle(self, key: str) -> None:
+        """Let go of a face's layout once its recording is in the face store: the store's light
+        face stands for it from now on (a cold run of 100,000 faces holds no layouts)."""
+        if self.store is not None and self.store.holds(key, drawn=True):
+            self.store.settle(key)
+            self._prepared.pop(key, None)
+
     def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
         face = PreparedFace(key, template, w, h, bleed, anchor=anchor_of(card))

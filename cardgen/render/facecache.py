@@ -13,6 +13,7 @@ user's cardgen did not write is never read.
 from __future__ import annotations
 
 import copy
+import marshal
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,7 +26,7 @@ from .pen import Recording
 from .prepared import Op, PreparedFace
 from .template import Template
 
-FORMAT = 7  # bump when the layout of an entry (or of a recording) changes
+FORMAT = 8  # bump when the layout of an entry (or of a recording) changes
 
 
 CODE = (
@@ -64,21 +65,28 @@ class _CachedFace(PreparedFace):
 
 class KeptRecordings(dict):  # type: ignore[type-arg]
     """Face recordings by key that remember which ones this run read or wrote (the rest is dropped
-    on save)."""
+    on save). Each is held as its marshal bytes, as the cache file keeps it, and read back when
+    asked for: a third of its size as objects, so a run of 100,000 faces does not hold them all
+    as lists of strings."""
 
-    def __init__(self, data: dict[str, Recording]) -> None:
+    def __init__(self, data: dict[str, bytes]) -> None:
         super().__init__(data)
         self.used: set[str] = set()
         self.dirty = False
 
     def get(self, key: str, default: Any = None) -> Any:
-        found = super().get(key, default)
-        if found is not None:
-            self.used.add(key)
-        return found
+        found = super().get(key)
+        if found is None:
+            return default
+        self.used.add(key)
+        return marshal.loads(found)
 
     def __setitem__(self, key: str, value: Recording) -> None:
-        super().__setitem__(key, value)
+        self.keep_bytes(key, marshal.dumps(value))
+
+    def keep_bytes(self, key: str, data: bytes) -> None:
+        """Keep a recording given as its marshal bytes."""
+        super().__setitem__(key, data)
         self.used.add(key)
         self.dirty = True
 
@@ -160,6 +168,14 @@ class FaceCache:
         self.fresh[face.key] = face
         self.used.add(face.key)
 
+    def settle(self, key: str) -> None:
+        """Keep a face laid out this run as its entry only (its layout is dropped: laid out again
+        if something reads it), once its recording is made."""
+        face = self.fresh.pop(key, None)
+        if face is not None:
+            self.entries[key] = entry_of(face)
+            self.added = True
+
     def holds(self, key: str, drawn: bool = False) -> bool:
         """Whether the face of `key` is kept (with `drawn`: its recording too)."""
         return (key in self.entries or key in self.fresh) and (not drawn or key in self.recordings)
@@ -167,12 +183,15 @@ class FaceCache:
     def entry(self, face: PreparedFace) -> tuple:
         return entry_of(face)
 
-    def add(self, key: str, entry: tuple, recording: Recording | None = None) -> None:
-        """An entry (and recording) made elsewhere (render.prefetch's helpers)."""
+    def add(self, key: str, entry: tuple, recording: Recording | bytes | None = None) -> None:
+        """An entry (and recording, or its marshal bytes) made elsewhere (render.prefetch's
+        helpers)."""
         self.entries[key] = entry
         self.used.add(key)
         self.added = True
-        if recording is not None:
+        if isinstance(recording, bytes):  # already as kept (a helper's: render.prefetch)
+            self.recordings.keep_bytes(key, recording)
+        elif recording is not None:
             self.recordings[key] = recording
 
     def reads(self) -> tuple[set[str], set[str]]:

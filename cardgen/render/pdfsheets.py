@@ -6,7 +6,7 @@ Each face is a Form XObject; the marks around the cards are render.sheetmarks'.
 from __future__ import annotations
 
 import io
-from typing import Callable, Mapping
+from typing import Callable, Collection, Mapping
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -17,9 +17,9 @@ from . import rl
 from .fonts import FontSet
 from .icons import define_icon_forms
 from .paint import paint_op
-from .pen import Recordings, icon_keys
+from .pen import Recording, Recordings, icon_keys
 from .prepared import Op, PreparedFace
-from .replay import Replayer, keep_compressed
+from .replay import Replayer, flate, keep_compressed
 from .sheetframe import draw_fold_marks, fold_marks, place_back, place_front
 from .sheetmarks import LABEL_FONT, calibration_pages, caption, code_tab, draw_marks
 from .sheets import Placement, SheetPlan, crop_marks, sheet_warnings
@@ -66,23 +66,51 @@ def define_forms(
     fonts: FontSet,
     model: GameModel,
     recordings: Recordings | None = None,
-) -> None:
+    shared: Collection[str] | None = None,
+) -> Callable[[str], Recording]:
     """Each face once as a form (and each cost symbol the faces use, once, before them), replayed
     from its recording (render.pen): a face drawn by an earlier run or for another document is not
-    drawn again."""
-    recordings = recordings or Recordings(fonts)
+    drawn again. With `shared`, only those faces become forms; the rest are drawn on their page
+    (`Replayer.inline`) from their recording, which the function returned gives when asked (not
+    all held at once: a run of 100,000 faces)."""
+    kept = recordings or Recordings(fonts)
     enforce = rl.colour_enforcer(c)
-    played = {
-        key: recordings.face(faces[key], painter(faces[key], fonts, model), enforce)
-        for key in sorted(faces)
-    }
-    define_icon_forms(c, icon_keys(played.values()), fonts, model)
+
+    def recorded(key: str) -> Recording:
+        return kept.face(faces[key], painter(faces[key], fonts, model), enforce)
+
+    icons: set[tuple] = set()
+    formed: dict[str, Recording] = {}
+    for key in sorted(faces):
+        recording = recorded(key)
+        icons.update(icon_keys((recording,)))
+        if shared is None or key in shared:
+            formed[key] = recording
+    define_icon_forms(c, icons, fonts, model)
     player = Replayer(c, fonts)
-    for key, recording in played.items():
+    for key, recording in formed.items():
         face = faces[key]
-        player.form(f"F{key}", recording, face.width + 2 * face.bleed, face.height + 2 * face.bleed)
-    if played:
+        size = (face.width + 2 * face.bleed, face.height + 2 * face.bleed)
+        player.form(f"F{key}", recording, *size)
+    if formed:
         player.finish()
+    return recorded
+
+
+def placed_more_than_once(plan: SheetPlan, backs: bool, fold: bool) -> set[str]:
+    """The faces a plan places twice or more (forms, drawn once and placed by reference); the rest
+    are drawn on their page."""
+    seen: set[str] = set()
+    again: set[str] = set()
+    for page in plan.pages:
+        for p in page.placements:
+            for key in (p.front, p.back if (backs or fold) else None):
+                if key is None:
+                    continue
+                if key in seen:
+                    again.add(key)
+                seen.add(key)
+    return again
 
 
 def write_sheets(
@@ -102,15 +130,23 @@ def write_sheets(
     spec = plan.base
     buffer = io.BytesIO()
     c = new_canvas(buffer, spec.paper, title, f"{model.name} print sheets", fonts)
-    define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings)
+    fold = spec.layout == "fold"  # one-sided: each back beside its front, to fold and glue
+    duplex = spec.duplex != "none" and not fold
+    shared = placed_more_than_once(plan, duplex, fold)
+    recorded = define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings, shared)
     stamp = Replayer(c, fonts)  # versions and pack codes: thousands of short texts on a big run
+
+    def put(c: Canvas, face: PreparedFace) -> None:
+        if face.key in shared:
+            c.doForm(f"F{face.key}")
+        else:
+            stamp.inline(face.key, recorded(face.key))
+
     if spec.calibration:
         calibration_pages(c, fonts, spec)
     if preface is not None:
         preface(c)
     marks: dict[int, list[tuple[float, float, float, float]]] = {}
-    fold = spec.layout == "fold"  # one-sided: each back beside its front, to fold and glue
-    duplex = spec.duplex != "none" and not fold
     pages = len(plan.pages)
     sizes = len(plan.grids())
     unlabelled = 0
@@ -127,7 +163,7 @@ def write_sheets(
                     code_tab(c, fonts, stamps[p.card_id], trim, "left", text=stamp, template=front)
 
             folded = (backs or faces)[p.back] if fold and p.back is not None else None
-            place_front(c, page.spec, p.slot, faces[p.front], folded, tabs)
+            place_front(c, page.spec, p.slot, faces[p.front], folded, tabs, put)
         if id(page.grid) not in marks:
             marks[id(page.grid)] = crop_marks(page.grid, page.spec)
         draw_marks(c, marks[id(page.grid)])
@@ -150,16 +186,18 @@ def write_sheets(
         ):
             unlabelled += 1
         c.showPage()
+        rl.compress_ended_page(c, flate)
         if duplex:
             for p in page.placements:
                 if p.back is None:
                     continue
                 face = (backs or faces)[p.back]
-                rect = place_back(c, page.spec, p.slot, face)
+                rect = place_back(c, page.spec, p.slot, face, put)
                 if page.code:
                     code_tab(c, fonts, page.code, rect, "back", text=stamp)
             caption(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
+            rl.compress_ended_page(c, flate)
     c.save()
     warnings = sheet_warnings(plan)
     if unlabelled:

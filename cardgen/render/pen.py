@@ -249,9 +249,9 @@ class Recordings:
                 canvas = self._canvases[enforce] = RecordingCanvas(self.fonts, enforce)
             found = canvas.record(draw)
             if stored is not None and not canvas.volatile:
-                stored[key] = found
-        if enforce is None:
-            self.memory[key] = found
+                stored[key] = found  # the store keeps it (compactly: render.facecache)
+            elif enforce is None:
+                self.memory[key] = found
         return found
 
 

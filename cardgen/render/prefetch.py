@@ -6,6 +6,7 @@ would leave them.
 
 from __future__ import annotations
 
+import marshal
 import time
 from typing import Any, Sequence
 
@@ -23,6 +24,7 @@ PROBE = 12  # faces made here first, timed, to see whether helpers would pay
 HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
 Laid = tuple[str, tuple, Recording | None]  # a face's key, store entry and drawing
+Sent = tuple[str, tuple, bytes | None]  # the same from a helper, the drawing as marshal bytes
 
 _WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
 
@@ -41,10 +43,12 @@ def _lay_out(indices: list[int]) -> list[Laid]:
             paint = painter(face, renderer.fonts, renderer.model)
             recording = renderer.recordings.face(face, paint) if record else None
             out.append((face.key, renderer.store.entry(face), recording))  # type: ignore[union-attr]
+            if record:
+                renderer.settle(face.key)
     return out
 
 
-def _helper(indices: list[int]) -> tuple[list[Laid], list[Any], list[Any]]:
+def _helper(indices: list[int]) -> tuple[list[Sent], list[Any], list[Any]]:
     """`_lay_out` in a forked helper, with the elements it laid out and drew (render.face's and
     render.pen's memos) for the parent to keep: its next live rebuild re-lays only what changed."""
     from .face import _ELEMENTS
@@ -52,7 +56,11 @@ def _helper(indices: list[int]) -> tuple[list[Laid], list[Any], list[Any]]:
 
     _ELEMENTS.journal()
     DRAWN.journal()
-    return _lay_out(indices), _ELEMENTS.made(), DRAWN.made()
+    laid = [  # recordings as the face store holds them (marshal bytes): a third of the size
+        (key, entry, marshal.dumps(recording) if recording is not None else None)
+        for key, entry, recording in _lay_out(indices)
+    ]
+    return laid, _ELEMENTS.made(), DRAWN.made()
 
 
 def prefetch(
@@ -89,7 +97,7 @@ def prefetch(
             _WORK.clear()
         if (time.perf_counter() - started) / len(probe) * len(todo) < HELPERS_PAY_FROM:
             return 0  # the rest are made where they are asked for, each as quickly
-    pool: Pool[tuple[list[Laid], list[Any], list[Any]]] | None = Pool.start(workers - 1)
+    pool: Pool[tuple[list[Sent], list[Any], list[Any]]] | None = Pool.start(workers - 1)
     if pool is None:
         return 0
     _WORK.update(renderer=renderer, jobs=todo, record=record)
@@ -110,9 +118,11 @@ def prefetch(
     from .face import _ELEMENTS
     from .pen import DRAWN
 
-    for chunk, elements, drawn in results:
+    while results:  # each helper's share let go of as it is kept
+        chunk, elements, drawn = results.pop(0)
         for key, entry, recording in chunk:
             store.add(key, entry, recording)
         _ELEMENTS.adopt(elements)
         DRAWN.adopt(drawn)
+        del chunk, elements, drawn
     return len(todo)

@@ -124,6 +124,10 @@ class FaceStore(Protocol):
 
     def save(self) -> None: ...
 
+    def settle(self, key: str) -> None:
+        """Keep a face laid out this run without its layout, now that its recording is kept."""
+        ...
+
     def holds(self, key: str, drawn: bool = False) -> bool:
         """Whether the face of `key` is kept (with `drawn`: its recording too)."""
         ...
@@ -133,7 +137,8 @@ class FaceStore(Protocol):
         ...
 
     def add(self, key: str, entry: tuple, recording: Any = None) -> None:
-        """Keep a face laid out (and its `recording`, a render.pen.Recording, drawn) elsewhere."""
+        """Keep a face laid out (and its `recording`, a render.pen.Recording or its marshal bytes,
+        drawn) elsewhere."""
         ...
 
     def reads(self) -> tuple[set[str], set[str]]:

@@ -4,9 +4,10 @@ pictures and cost-symbol forms named once for every face; streams compressed onc
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import zlib
-from typing import Any
+from typing import Any, Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -16,18 +17,21 @@ from .fonts import FontSet
 from .pen import ICON_UNIT, Recording, Run, _origin
 from .rl import fp_str
 
-# Flate compression remembering each stream's compressed bytes by its content, up to 32 MB of
-# content, for the life of the process: a live rebuild (`--watch`, the gallery server) writes
-# documents whose pages, faces and font subsets are nearly all those of the last one, and
-# compressing them again took a fifth of the rebuild. The bytes are zlib's, as reportlab's own
-# filter makes them.
-FLATE: Memo[bytes] = Memo(32 << 20, weigh=lambda data, _: len(data))
+# Flate compression remembering each stream's compressed bytes by its content's digest, up to
+# 8 MB of compressed bytes (some 32 MB of content), for the life of the process: a live rebuild
+# (`--watch`, the gallery server) writes documents whose pages, faces and font subsets are nearly
+# all those of the last one, and compressing them again took a fifth of the rebuild. Keyed by
+# digest, not by the content itself: a long run's pages are not held twice. The bytes are zlib's,
+# as reportlab's own filter makes them.
+FLATE: Memo[bytes] = Memo(8 << 20, weigh=lambda _, packed: len(packed) + 64)
+
+ENCODED_KEPT = 8192  # text runs a document remembers encoded (names and labels repeat; rules not)
 
 
 def flate(text: str | bytes) -> bytes:
     """`text` (as reportlab's PDFZCompress takes it) compressed, or remembered compressed."""
     data = text.encode("utf8") if isinstance(text, str) else text
-    return FLATE.get(data, lambda: zlib.compress(data))
+    return FLATE.get(hashlib.sha1(data).digest(), lambda: zlib.compress(data))
 
 
 def keep_compressed() -> None:
@@ -58,6 +62,7 @@ class FaceForm(rl.StreamForm):
 
 
 RESOURCES = "cardgenFaceResources"
+FACE_TAG = "cgFace"  # marked content around a face drawn on its page (Replayer.inline)
 BACKGROUND_FORMS = (
     200  # from this many faces, compressing them on a second thread pays for starting it
 )
@@ -85,6 +90,8 @@ class Replayer:
         got = self._encoded.get((stem, text))
         if got is None:
             got = rl.subset_runs(self.c, self.fonts.get(stem), text)
+            if len(self._encoded) >= ENCODED_KEPT:  # a long run's texts: not all kept to the end
+                self._encoded.clear()
             self._encoded[stem, text] = got
         return got
 
@@ -106,43 +113,61 @@ class Replayer:
         out.append("ET")
         return " ".join(out)
 
+    def _play(
+        self, code: list[str], recording: Recording, state: Callable[[str, float], str]
+    ) -> None:
+        """A recording's operators onto `code`, the canvas's content stream as it draws (pictures
+        and cost-symbol forms are drawn by the canvas); `state` names a transparency state."""
+        c = self.c
+        for part in recording:
+            if isinstance(part, str):
+                code.append(part)
+                continue
+            kind = part[0]
+            if kind == "T":
+                code.append(self._text(part[1]))
+            elif kind == "A":
+                code.append(f"/{state(part[1], part[2])} gs")
+            elif kind == "I":  # a kept face names its art: opened through the allow-list again here
+                if not isinstance(part[1], str) or imagefile.usable(part[1]):
+                    c.drawImage(part[1], part[2], part[3], part[4], part[5], mask=part[6])
+            elif kind == "F":
+                _, key, cx, cy, d = part
+                scale = fp_str(d / ICON_UNIT)
+                code.append(
+                    f"q\n1 0 0 1 {fp_str(cx - d / 2)} {fp_str(cy - d / 2)} cm\n{scale} 0 0 "
+                    f"{scale} 0 0 cm"
+                )
+                c.doForm(rl.icon_form(c, key))
+                code.append("Q")
+
+    def _state(self, key: str, value: float) -> str:
+        """A transparency state's name in the faces' shared resources."""
+        state = self._states.get((key, value))
+        if state is None:
+            state = self._states[key, value] = f"cgGS{len(self._states)}"
+        return state
+
     def form(self, name: str, recording: Recording, width: float, height: float) -> None:
         """Define the form `name` (placed with canvas.doForm) from a recording."""
         c = self.c
         code: list[str] = []
-        with rl.drawing_into(
-            c, code
-        ) as used:  # pictures and symbol forms drawn by the canvas land here
-            for part in recording:
-                if isinstance(part, str):
-                    code.append(part)
-                    continue
-                kind = part[0]
-                if kind == "T":
-                    code.append(self._text(part[1]))
-                elif kind == "A":
-                    state = self._states.get((part[1], part[2]))
-                    if state is None:
-                        state = self._states[part[1], part[2]] = f"cgGS{len(self._states)}"
-                    code.append(f"/{state} gs")
-                elif (
-                    kind == "I"
-                ):  # a kept face names its art: opened through the allow-list again here
-                    if not isinstance(part[1], str) or imagefile.usable(part[1]):
-                        c.drawImage(part[1], part[2], part[3], part[4], part[5], mask=part[6])
-                elif kind == "F":
-                    _, key, cx, cy, d = part
-                    scale = fp_str(d / ICON_UNIT)
-                    code.append(
-                        f"q\n1 0 0 1 {fp_str(cx - d / 2)} {fp_str(cy - d / 2)} cm\n{scale} 0 0 "
-                        f"{scale} 0 0 cm"
-                    )
-                    c.doForm(rl.icon_form(c, key))
-                    code.append("Q")
+        with rl.drawing_into(c, code) as used:  # pictures and symbol forms drawn land here
+            self._play(code, recording, self._state)
         self._xobjects.update(used)
         form = FaceForm("\n".join(code), width, height, self._resources)
         self._forms.append(form)
         rl.define_form(c, form, name)
+
+    def inline(self, key: str, recording: Recording) -> None:
+        """Draw a recording straight onto the canvas's page, marked as the face `key` (a face placed
+        once: a form of its own would cost an object and a stream compressed apart from the page's,
+        more than twice the bytes)."""
+        c = self.c
+        code = rl.code(c)
+        code.append(f"/{FACE_TAG} <</Key ({key})>> BDC")
+        self._play(code, recording, lambda k, v: rl.state_name(c, k, v))
+        code.append("EMC")
 
     def finish(self) -> None:
         """The faces' shared resources: every font, the pictures and symbol forms, the transparency

@@ -130,6 +130,16 @@ def alpha_changed(c: Canvas, key: str, value: float) -> bool:
     return False
 
 
+def state_name(c: Canvas, key: str, value: float) -> str:
+    """The name of the transparency state `key` ('ca', 'CA') = `value` in the resources of the
+    canvas's pages (reportlab's own naming, listed on every page from the one drawing it on)."""
+    states: dict[tuple[str, Any], str] = c._extgstate._c
+    name = states.get((key, value))
+    if name is None:
+        name = states[key, value] = f"gRLs{len(states)}"
+    return name
+
+
 def set_icon_forms(c: Canvas, names: dict[Any, str]) -> None:
     """Remember on the canvas which form draws each cost symbol."""
     c._cardgen_icons = names
@@ -189,6 +199,18 @@ def astral_to_unicode() -> None:
 def binary_streams() -> None:
     """Write Flate streams as binary, not ASCII85: a quarter smaller, and faster to write."""
     rl_config.useA85 = 0
+
+
+def compress_ended_page(c: Canvas, encode: Callable[[str], bytes]) -> None:
+    """Compress the content of the page just ended now, as the document would when written (the
+    same bytes): a long document holds each page compressed, not its text until the end."""
+    page = c._doc.Pages.pages[-1]
+    if page.Contents or not page.compression or rl_config.useA85 or not page.stream:
+        return
+    flate = pdfdoc.PDFDictionary({"Filter": pdfdoc.PDFArray([pdfdoc.PDFName("FlateDecode")])})
+    stream = pdfdoc.PDFStream(flate, encode(page.stream))
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
 
 
 # PDF objects written by hand

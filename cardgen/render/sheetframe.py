@@ -4,7 +4,7 @@ card's faces are drawn in, and place them there: fronts, duplex backs, fold mark
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from typing import Callable, Iterator
 
 from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
@@ -61,14 +61,23 @@ def _clip(rect: Rect, box: Rect) -> Rect:
     return (x1, y1, max(0.0, x2 - x1), max(0.0, y2 - y1))
 
 
-def _place(c: Canvas, face: PreparedFace, trim: Rect, paint: Rect) -> None:
-    """A defined face (form F<key>) with its trim on `trim`, painting only inside `paint`."""
+Put = Callable[[Canvas, PreparedFace], None]  # draws a face at the origin (its bleed's corner)
+
+
+def as_form(c: Canvas, face: PreparedFace) -> None:
+    """A face defined as the form F<key>, placed by reference."""
+    c.doForm(f"F{face.key}")
+
+
+def _place(c: Canvas, face: PreparedFace, trim: Rect, paint: Rect, put: Put = as_form) -> None:
+    """A face with its trim on `trim`, painting only inside `paint` (`put` draws it: by default
+    the form F<key>)."""
     c.saveState()
     path = c.beginPath()
     path.rect(*paint)
     c.clipPath(path, stroke=0, fill=0)
     c.translate(trim[0] - face.bleed, trim[1] - face.bleed)
-    c.doForm(f"F{face.key}")
+    put(c, face)
     c.restoreState()
 
 
@@ -91,13 +100,14 @@ def place_front(
     front: PreparedFace,
     back: PreparedFace | None,
     stamp: object = None,
+    put: Put = as_form,
 ) -> None:
     """A slot's front (with a fold layout, its back beside it, right of the fold); `stamp(trim)`
     is called in the front's frame to print small codes on it."""
     size = local_size(spec)
     angle = front_angle(spec)
     if not angle and spec.layout != "fold":  # upright: drawn in the sheet's own frame
-        _place(c, front, slot.trim, slot.paint)
+        _place(c, front, slot.trim, slot.paint, put)
         if stamp is not None:
             stamp(slot.trim)  # type: ignore[operator]
         return
@@ -105,27 +115,30 @@ def place_front(
     w, h = spec.card
     with frame(c, slot.trim, angle, size):
         if spec.layout == "fold":
-            _place(c, front, (0, 0, w, h), _clip(paint, (paint[0], paint[1], -paint[0] + w, 1e6)))
+            front_paint = _clip(paint, (paint[0], paint[1], -paint[0] + w, 1e6))
+            _place(c, front, (0, 0, w, h), front_paint, put)
             if back is not None:
-                _place(c, back, (w, 0, w, h), _clip(paint, (w, paint[1], 1e6, 1e6)))
+                _place(c, back, (w, 0, w, h), _clip(paint, (w, paint[1], 1e6, 1e6)), put)
         else:
-            _place(c, front, (0, 0, w, h), paint)
+            _place(c, front, (0, 0, w, h), paint, put)
         if stamp is not None:
             stamp((0.0, 0.0, w, h))  # type: ignore[operator]
 
 
-def place_back(c: Canvas, spec: SheetSpec, slot: Slot, back: PreparedFace) -> Rect:
+def place_back(
+    c: Canvas, spec: SheetSpec, slot: Slot, back: PreparedFace, put: Put = as_form
+) -> Rect:
     """A slot's back on the backs page, behind its front for the flip edge; returns the back's
     rectangle on the sheet."""
     rect = back_slot(slot.trim, spec)
     size = local_size(spec)
     angle = back_angle(spec)
     if not angle:
-        _place(c, back, rect, back_slot(slot.paint, spec))
+        _place(c, back, rect, back_slot(slot.paint, spec), put)
         return rect
     paint = to_local(back_slot(slot.paint, spec), rect, angle, size)
     with frame(c, rect, angle, size):
-        _place(c, back, (0, 0, *spec.card), paint)
+        _place(c, back, (0, 0, *spec.card), paint, put)
     return rect
 
 

@@ -159,7 +159,9 @@ def test_drivethrucards_pages_pair_sides_count_exactly_and_turn_landscapes() -> 
     turns = []
     for index in (harbor - 1, harbor):
         content = poker.pages[index].get_contents().get_data().decode("latin-1")
-        ((a, b, c, d),) = re.findall(r"(\S+) (\S+) (\S+) (\S+) \S+ \S+ cm\s*/FormXob", content)
+        ((a, b, c, d),) = re.findall(
+            r"(\S+) (\S+) (\S+) (\S+) \S+ \S+ cm\s*(?:/FormXob|/cgFace)", content
+        )
         assert float(a) == float(d) == 0 and float(b) == -float(c)
         turns.append("clockwise" if float(b) < 0 else "counter-clockwise")
     assert turns == ["counter-clockwise", "clockwise"]

@@ -299,7 +299,7 @@ def test_remembered_compression_gives_zlibs_bytes_and_forgets_past_its_limit(mon
     from cardgen.render import replay as pen
     from cardgen.speed.memo import Memo
 
-    kept: Memo[bytes] = Memo(10_000, weigh=lambda data, _: len(data))
+    kept: Memo[bytes] = Memo(10_000, weigh=pen.FLATE.weigh)  # by the compressed bytes
     monkeypatch.setattr(pen, "FLATE", kept)
     rng = random.Random(7)
     streams = [
@@ -312,7 +312,8 @@ def test_remembered_compression_gives_zlibs_bytes_and_forgets_past_its_limit(mon
         "text é".encode()
     )  # text as reportlab's filter takes it
     assert 0 < kept.weight <= 10_000 and 0 < len(kept) < len(streams)
-    assert kept.weight == sum(map(len, list(kept._kept)))
+    assert kept.weight == sum(len(packed) + 64 for packed in kept._kept.values())
+    assert all(len(key) == 20 for key in kept._kept)  # by the content's digest, not the content
 
 
 def test_a_document_written_again_in_one_process_is_byte_identical(fixture_ws: Workspace) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from PIL import Image
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from cardgen.core.workspace import Workspace
 from cardgen.jobs.findings import validate_game
@@ -19,6 +18,7 @@ from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
 from cardgen.project.studio import Studio, open_studio
 
 from ..conftest import TESTS
+from ..placed import placed_faces
 
 RUINS = TESTS / "fixtures" / "ruins"  # sample deckbuilder: Ruins with a Restored side, randomizers
 RESTORED_GREEN = (0x2F, 0x6B, 0x3A)  # the Restored side's ground
@@ -47,16 +47,7 @@ def _labels(studio: Studio) -> dict[str, str]:
 
 def _placed(page, labels: dict[str, str]) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
     """The faces a page places, in drawing order, each with the x of its translation."""
-    ops = ContentStream(page.get_contents(), page.pdf).operations
-    out, x = [], 0.0
-    for operands, op in ops:
-        if op == b"cm":
-            x = float(operands[4])
-        elif op == b"Do" and str(operands[0]).startswith("/FormXob.F"):
-            key = str(operands[0]).removeprefix("/FormXob.F")
-            if key in labels:  # not a version stamp
-                out.append((labels[key], x))
-    return out
+    return [(labels[key], matrix[4]) for key, matrix, _ in placed_faces(page) if key in labels]
 
 
 def test_duplex_sheets_put_each_cards_own_second_face_behind_it() -> None:

@@ -14,6 +14,8 @@ from cardgen.printrun.printing import SheetOptions, choose_cards, sheet_bytes
 from cardgen.project.studio import open_studio
 from cardgen.render.sheets import MM, SheetSpec, back_slot, crop_marks, plan_grid
 
+from ..placed import placed_faces
+
 POKER_EU = CARD_SIZES["poker-eu"]
 
 
@@ -107,11 +109,19 @@ def test_pdf_structure(clean_pdf: tuple[bytes, int]) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     assert sheets == 1 and len(reader.pages) == 2  # a page of fronts, then its backs
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
-    fronts = reader.pages[0]["/Resources"]["/XObject"]
-    assert len(fronts) == 3  # 5 cards of 3 designs: each face drawn once, placed by reference
+    placed = placed_faces(reader.pages[0])
+    # 5 cards of 3 designs: each face drawn once, a face placed twice as a form placed by reference
+    assert len(placed) == 5 and len({key for key, _, _ in placed}) == 3
+    again = {key for key, _, form in placed if form}
+    assert again and again == {
+        key for key, _, _ in placed if [k for k, *_ in placed].count(key) > 1
+    }
+    xobjects = reader.pages[0]["/Resources"]["/XObject"]
     fonts = set()
-    for form in fronts.values():
-        for font in form.get_object()["/Resources"]["/Font"].values():
+    for resources in [reader.pages[0]["/Resources"]] + [
+        xobjects[f"/FormXob.F{key}"].get_object()["/Resources"] for key in again
+    ]:
+        for font in resources["/Font"].values():
             font = font.get_object()
             fonts.add(font["/BaseFont"])
             descriptor = (
