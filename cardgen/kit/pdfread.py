@@ -12,6 +12,8 @@ from typing import Any
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from ..render.replay import FACE_TAG
+
 Matrix = tuple[float, float, float, float, float, float]
 Rect = tuple[float, float, float, float]  # x1, y1, x2, y2
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -53,8 +55,9 @@ def _meet(a: Rect | None, b: Rect | None) -> Rect | None:
 
 @dataclass
 class Placed:
-    """A form drawn on the page: its name, its box (/BBox) and matrix, and where it lands,
-    clipped."""
+    """A face on the page — a form placed by reference, or a face drawn on the page in marked
+    content (render.replay.Replayer.inline), named as its form would be: its name, its box
+    (/BBox) and matrix, and where it lands, clipped."""
 
     name: str
     bbox: Rect
@@ -148,8 +151,19 @@ class _Walker:
         segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
         pending_clip: Rect | None = None
         rect: Rect | None = None
+        marked: list[bool] = []  # open marked content: whether each is a face drawn on the page
         for operands, op in ContentStream(stream, self.reader).operations:
-            if op == b"q":
+            if op in (b"BDC", b"BMC"):
+                face = op == b"BDC" and str(operands[0]) == f"/{FACE_TAG}"
+                marked.append(face)
+                if face and page is not None:  # a face placed once, drawn on its page
+                    bbox = tuple(float(v) for v in operands[1]["/BBox"])
+                    painted = _meet(_box(ctm, bbox), clip)  # type: ignore[arg-type]
+                    key = f"/FormXob.F{operands[1]['/Key']}"  # named as a placed form would be
+                    page.forms.append(Placed(key, bbox, ctm, painted))  # type: ignore[arg-type]
+            elif op == b"EMC" and marked:
+                marked.pop()
+            elif op == b"q":
                 stack.append((ctm, dash, width, clip))
             elif op == b"Q" and stack:
                 ctm, dash, width, clip = stack.pop()
@@ -174,6 +188,8 @@ class _Walker:
                 rect = _box(ctm, (x, y, x + w, y + h))
             elif op in (b"W", b"W*"):
                 pending_clip = rect
+            elif op in (b"S", b"s") and any(marked):  # a face's own drawing is not a mark
+                segments, path, rect = [], [], None
             elif op in (b"S", b"s"):
                 for (x1, y1), (x2, y2) in segments:
                     a, b = _apply(ctm, x1, y1), _apply(ctm, x2, y2)
@@ -196,7 +212,7 @@ class _Walker:
                     matrix = tuple(float(v) for v in xobj.get("/Matrix", IDENTITY))
                     inner = _mul(matrix, ctm)  # type: ignore[arg-type]
                     pictures += [(n, px, _mul(m, inner)) for n, px, m in self.form(xobj)]
-                    if page is not None:
+                    if page is not None and not any(marked):  # not a face's own symbol
                         bbox = tuple(float(v) for v in xobj["/BBox"])
                         painted = _meet(_box(inner, bbox), clip)  # type: ignore[arg-type]
                         page.forms.append(Placed(name, bbox, inner, painted))  # type: ignore[arg-type]

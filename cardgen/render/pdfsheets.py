@@ -140,7 +140,8 @@ def write_sheets(
         if face.key in shared:
             c.doForm(f"F{face.key}")
         else:
-            stamp.inline(face.key, recorded(face.key))
+            bleed = 2 * face.bleed
+            stamp.inline(face.key, recorded(face.key), face.width + bleed, face.height + bleed)
 
     if spec.calibration:
         calibration_pages(c, fonts, spec)

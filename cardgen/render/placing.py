@@ -27,7 +27,21 @@ def face_frame(
     frame = geometry.Frame(face.width, face.height, face.bleed, template.safe, boxes)
     trim = (0.0, 0.0, face.width, face.height)
     for spec in template.boxes.values():
-        props = {k: v.get(ctx) for k, v in spec.props.items()}
+        try:
+            props = {k: v.get(ctx) for k, v in spec.props.items()}
+        except Exception as exc:  # a value that fails on one card is a finding, never a crash
+            face.findings.append(
+                Finding(
+                    spec.file,
+                    spec.line,
+                    spec.column,
+                    Severity.ERROR,
+                    getattr(exc, "finding_code", "template-error"),
+                    card.id,
+                    f"box '{spec.name}' failed: {exc}",
+                )
+            )
+            continue
         try:
             boxes[spec.name] = geometry.place(props, frame, frame.box(spec.parent) or trim)
         except geometry.GeometryError as exc:

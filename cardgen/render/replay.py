@@ -159,13 +159,14 @@ class Replayer:
         self._forms.append(form)
         rl.define_form(c, form, name)
 
-    def inline(self, key: str, recording: Recording) -> None:
-        """Draw a recording straight onto the canvas's page, marked as the face `key` (a face placed
-        once: a form of its own would cost an object and a stream compressed apart from the page's,
-        more than twice the bytes)."""
+    def inline(self, key: str, recording: Recording, width: float, height: float) -> None:
+        """Draw a recording straight onto the canvas's page, marked as the face `key` with its box
+        (bleed included) as a form's /BBox would be (a face placed once: a form of its own would
+        cost an object and a stream compressed apart from the page's, more than twice the bytes);
+        readers such as kit.pdfread find it there."""
         c = self.c
         code = rl.code(c)
-        code.append(f"/{FACE_TAG} <</Key ({key})>> BDC")
+        code.append(f"/{FACE_TAG} <</Key ({key}) /BBox [0 0 {width:.4f} {height:.4f}]>> BDC")
         self._play(code, recording, lambda k, v: rl.state_name(c, k, v))
         code.append("EMC")
 

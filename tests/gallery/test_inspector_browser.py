@@ -177,7 +177,9 @@ def test_inspect_select_drag_undo_nudge_recolour_and_a_conflict(
             "-" + RULES % ("5mm", "40mm") + RULES_REST,
             "+" + RULES % (_mm(5 + dx), _mm(40 + dy)) + RULES_REST,
         ]
-        assert after.startswith("# A plain front for the clean fixture game.\n")  # comments kept
+        assert after.splitlines()[0].endswith(
+            "# a plain front; the stamp: --versions"
+        )  # comments kept
         page.wait_for_function(NEW_PICTURE, arg=old_src)
         moved = page.locator("#overlay rect.sel")
         assert float(moved.get_attribute("x") or 0) == pytest.approx(5 + dx, abs=0.01)

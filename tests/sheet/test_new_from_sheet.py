@@ -4,7 +4,6 @@ cases."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Sequence
 
@@ -19,6 +18,8 @@ from cardgen.load.card import slug
 from cardgen.sheet.infer import infer
 from cardgen.sheet.infer_yaml import cards_yaml
 from cardgen.sheet.read import Cell, Table, Value
+
+from ..placed import placed_faces
 
 SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "sheets"
 
@@ -136,9 +137,8 @@ def _box(element: dict) -> tuple[float, float, float, float]:
 
 
 def _placed(page: object) -> int:
-    """How many faces (form XObjects) a page of the print sheets draws."""
-    data = page.get_contents().get_data()  # type: ignore[attr-defined]
-    return len(re.findall(rb"/[\w.+-]+\s+Do\b", data))
+    """How many faces a page of the print sheets draws (forms, or drawn on the page)."""
+    return len(placed_faces(page))
 
 
 def test_the_messy_game_builds_with_a_readable_front(tmp_path: Path) -> None:
