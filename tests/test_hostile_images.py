@@ -40,10 +40,13 @@ SVG = (
 CARDS = (("R1/2", "ember-guard"), ("R2/2", "firestorm"), ("U1/1", "tide-caller"))
 
 
-def picture(fmt: str, mode: str = "RGB") -> bytes:
+def picture(fmt: str, mode: str = "RGB", size: tuple[int, int] = (16, 16)) -> bytes:
     buf = io.BytesIO()
-    Image.new(mode, (16, 16), "red").save(buf, format=fmt)
+    Image.new(mode, size, "red").save(buf, format=fmt)
     return buf.getvalue()
+
+
+PRINTABLE = (640, 300)  # the clean front's 53 x 25 mm art box at about 300 dpi (the art guards)
 
 
 def stand_in_ghostscript(tmp_path: Path) -> tuple[dict[str, str], Path]:
@@ -170,9 +173,9 @@ def test_allow_listed_pictures_are_drawn_whatever_their_names(scratch_ws: Worksp
     give_art(
         scratch_ws,
         {
-            "png.jpg": picture("PNG", "RGBA"),
-            "jpeg.png": picture("JPEG"),
-            "webp.gif": picture("WEBP"),
+            "png.jpg": picture("PNG", "RGBA", PRINTABLE),
+            "jpeg.png": picture("JPEG", size=PRINTABLE),
+            "webp.gif": picture("WEBP", size=PRINTABLE),
         },
     )
     assert image_findings(scratch_ws) == []

@@ -117,13 +117,15 @@ def model_errors(findings: list[Finding]) -> list[Finding]:
 
 
 def root_first(findings: list[Finding]) -> list[Finding]:
-    """The findings in the order a designer fixes them: the model's, the templates', then the rest
-    (cards, decks, chapters), each by location."""
+    """The findings in the order a designer fixes them: the model's errors, the templates' errors,
+    then the model's and the templates' warnings and notes (a colour that clashes explains no other
+    finding), then the rest (cards, decks, chapters), each by location."""
 
     def rank(f: Finding) -> int:
         if not is_root(f):
-            return 2
-        return 0 if f.file.startswith("rules/") else 1
+            return 4
+        where = 0 if f.file.startswith("rules/") else 1
+        return where if f.severity is Severity.ERROR else 2 + where
 
     return sorted(sort_findings(findings), key=rank)
 

@@ -281,8 +281,8 @@ EDITS = [
         "template-value|template-font",
         game="ivion",
         at=IFRONT,
-        line=25,
-        also=(23, 24),
+        line=29,
+        also=(32, 35, 112),
         note="reported at the element that uses the family",
     ),
     # --- the bundled games' fronts
@@ -299,7 +299,6 @@ EDITS = [
         '     fill: "{{ vars.frame }}", opacity: 0.22}',
         '     fill: "{{ vars.frame }}", opacity: 22}',
         "template-value",
-        dline=-1,
         also=(57,),
     ),
     t(
