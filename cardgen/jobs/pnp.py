@@ -19,6 +19,7 @@ from ..kit.pnpcheck import Check, KitFiles, check_kit, checklist_text, coverage,
 from ..kit.tokens import TOKEN_BLEED
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
 from ..project.studio import Studio, open_studio
+from .findings import all_findings
 from .kit import box_bytes, token_bytes
 
 if TYPE_CHECKING:
@@ -222,4 +223,4 @@ def run_pnp_check(
     else:
         text = checklist_text(game, checks)
     counts = (sum(c.status == "fail" for c in checks), sum(c.status == "warn" for c in checks))
-    return JobResult(findings=list(studio.findings), text=text, checks=counts)
+    return JobResult(findings=all_findings(studio), text=text, checks=counts)  # as validate's
