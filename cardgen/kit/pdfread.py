@@ -37,7 +37,8 @@ def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
-def _box(m: Matrix, rect: Rect) -> Rect:
+def placed_box(m: Matrix, rect: Rect) -> Rect:
+    """A rectangle (x1, y1, x2, y2) through a matrix: the box it covers on the page."""
     pts = [_apply(m, x, y) for x in (rect[0], rect[2]) for y in (rect[1], rect[3])]
     return (
         min(p[0] for p in pts),
@@ -158,7 +159,7 @@ class _Walker:
                 marked.append(face)
                 if face and page is not None:  # a face placed once, drawn on its page
                     bbox = tuple(float(v) for v in operands[1]["/BBox"])
-                    painted = _meet(_box(ctm, bbox), clip)  # type: ignore[arg-type]
+                    painted = _meet(placed_box(ctm, bbox), clip)  # type: ignore[arg-type]
                     key = f"/FormXob.F{operands[1]['/Key']}"  # named as a placed form would be
                     page.forms.append(Placed(key, bbox, ctm, painted))  # type: ignore[arg-type]
             elif op == b"EMC" and marked:
@@ -185,7 +186,7 @@ class _Walker:
                 path.append(path[0])
             elif op == b"re":
                 x, y, w, h = (float(v) for v in operands)
-                rect = _box(ctm, (x, y, x + w, y + h))
+                rect = placed_box(ctm, (x, y, x + w, y + h))
             elif op in (b"W", b"W*"):
                 pending_clip = rect
             elif op in (b"S", b"s") and any(marked):  # a face's own drawing is not a mark
@@ -214,7 +215,7 @@ class _Walker:
                     pictures += [(n, px, _mul(m, inner)) for n, px, m in self.form(xobj)]
                     if page is not None and not any(marked):  # not a face's own symbol
                         bbox = tuple(float(v) for v in xobj["/BBox"])
-                        painted = _meet(_box(inner, bbox), clip)  # type: ignore[arg-type]
+                        painted = _meet(placed_box(inner, bbox), clip)  # type: ignore[arg-type]
                         page.forms.append(Placed(name, bbox, inner, painted))  # type: ignore[arg-type]
         return lines, pictures
 

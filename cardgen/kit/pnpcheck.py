@@ -7,12 +7,15 @@ for black, 19798 for colour)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.options import STANDARD
 from ..core.units import PT_PER_UNIT
-from .pdfread import PdfRead, Placed
+from ..render.raster import PDFIUM
+from ..speed.memo import Memo
+from .pdfread import PdfRead, Placed, placed_box
 
 MM = PT_PER_UNIT["mm"]
 UNIVERSAL = STANDARD["universal"].size
@@ -53,28 +56,26 @@ def percent(share: float) -> str:
     return f"{share * 100:.0f} %"
 
 
-_MEASURED: dict[tuple[str, int], Coverage] = {}  # a build's toner line and its check share them
+# a build's toner line and its check measure the same files: one measure per document's bytes
+_MEASURED: Memo[Coverage] = Memo(32)
 
 
 def coverage(pdf: bytes, dpi: int = DPI) -> Coverage:
     """Every page rendered at `dpi` (pypdfium2) and averaged; a plain RGB -> CMYK separation
     (black = 1 - the brightest channel, the rest under it), which is what a printer driver's is
-    close to. Measured once per document's bytes in a process."""
-    import hashlib
-
-    key = (hashlib.sha1(pdf).hexdigest(), dpi)
-    if key not in _MEASURED:
-        if len(_MEASURED) > 32:
-            _MEASURED.clear()
-        _MEASURED[key] = _coverage(pdf, dpi)
-    return _MEASURED[key]
+    close to. Measured once per document's bytes in a process (speed.memo)."""
+    return _MEASURED.get((hashlib.sha1(pdf).hexdigest(), dpi), lambda: _coverage(pdf, dpi))
 
 
 def _coverage(pdf: bytes, dpi: int) -> Coverage:
     import numpy as np
     import pypdfium2 as pdfium
 
-    doc = pdfium.PdfDocument(pdf)
+    with PDFIUM:  # not thread-safe: the gallery server renders in threads too
+        return _measure(pdfium.PdfDocument(pdf), dpi, np)
+
+
+def _measure(doc: Any, dpi: int, np: Any) -> Coverage:
     total_dark = 0.0
     sums = np.zeros(4)
     pages = len(doc)
@@ -142,14 +143,7 @@ def _trim(form: Placed, faces: list[tuple[float, float, float]]) -> tuple[float,
     x1, y1, x2, y2 = form.bbox
     for w, h, b in faces:
         if abs(x2 - x1 - w - 2 * b) < 0.05 and abs(y2 - y1 - h - 2 * b) < 0.05:
-            m = form.matrix
-            pts = [
-                (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
-                for x in (x1 + b, x2 - b)
-                for y in (y1 + b, y2 - b)
-            ]
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-            return (min(xs), min(ys), max(xs), max(ys))
+            return placed_box(form.matrix, (x1 + b, y1 + b, x2 - b, y2 - b))
     return None
 
 

@@ -14,6 +14,7 @@ import yaml
 
 from ..core.errors import CardgenError
 from ..core.output import write_atomic
+from ..core.units import PT_PER_UNIT
 from ..load.yamlpatch import Patch, Unexpressible, apply, compose, find, item_at
 from ..project.studio import Studio
 from ..render import geometry
@@ -22,7 +23,7 @@ from ..render.values import _value_problem
 from .layout import template_file
 
 DECIMALS = {"mm": 1, "cm": 2, "in": 3, "pt": 1, "%": 2}  # about 0.1 mm, in the unit written
-PT = {"mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pt": 1.0}
+PT = PT_PER_UNIT  # points per unit written
 _TERM = re.compile(r"(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)")
 
 
@@ -85,7 +86,7 @@ def shift(raw: Any, delta_mm: float, parent_mm: float) -> str:
             if parent_mm <= 0:
                 raise Refused("a percentage of an empty box")
             return _fmt(value + delta_mm / parent_mm * 100, "%")
-        return _fmt(value + delta_mm * (72 / 25.4) / PT[unit], unit)
+        return _fmt(value + delta_mm * PT["mm"] / PT[unit], unit)
     return _shift_expression(text, delta_mm)
 
 
@@ -108,7 +109,7 @@ def _shift_expression(text: str, delta_mm: float) -> str:
         return f"{text} {sign} {_fmt(abs(delta_mm), 'mm')}"
     unit = last.group("unit")
     signed = float(last.group("num")) * (-1 if last.group("op") == "-" else 1)
-    value = signed + delta_mm * (72 / 25.4) / PT[unit]
+    value = signed + delta_mm * PT["mm"] / PT[unit]
     written = _fmt(abs(value), unit)
     if written == f"0{unit}":
         return (text[: last.start()].rstrip() + text[last.end() :]).strip()

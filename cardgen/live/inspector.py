@@ -16,6 +16,7 @@ from ..core.errors import CardgenError
 from ..core.workspace import Workspace
 from ..project.studio import Studio, open_studio
 from ..render.prepared import PreparedFace
+from ..speed.memo import Memo
 from .edits import Conflict, Edit, Refused, Writer, plan
 from .layout import face_png, layout, side
 from .watch import source_folders
@@ -39,7 +40,7 @@ class Inspector:
         self.prepared = prepared if prepared is not None else {}
         self.lock = threading.Lock()
         self._studio: tuple[tuple[Any, ...], Studio] | None = None
-        self._pictures: dict[str, bytes] = {}
+        self._pictures: Memo[bytes] = Memo(64)  # asked from the server's threads
 
     def studio(self) -> Studio:
         with self.lock:
@@ -106,13 +107,7 @@ class Inspector:
     def _picture(self, query: dict[str, str]) -> bytes:
         found = self._side(query)
         key = found.face.picture_key()
-        picture = self._pictures.get(key)
-        if picture is None:
-            picture = face_png(self.studio(), found.face)
-            if len(self._pictures) > 64:
-                self._pictures.clear()
-            self._pictures[key] = picture
-        return picture
+        return self._pictures.get(key, lambda: face_png(self.studio(), found.face))
 
     def _edit(self, data: dict[str, Any]) -> dict[str, Any]:
         query = {"card": str(data.get("card", "")), "face": str(data.get("face", 0))}

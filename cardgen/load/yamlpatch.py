@@ -5,12 +5,13 @@ template."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Union
 
 import yaml
+
+from .yamlemit import double_quoted, single_quoted
 
 Path = tuple[Union[str, int], ...]
 
@@ -154,15 +155,15 @@ _PLAIN_START = re.compile(r"^(?:[,\[\]{}#&*!|>'\"%@`]|[-?:](?:\s|$))")
 def scalar(value: str, flow: bool, style: str | None) -> str:
     """`value` written so that it loads back as exactly that text: in the style it had where that
     can hold it, else plain where plain can, else double-quoted."""
-    if style == "'" and "\n" not in value:
-        return "'" + value.replace("'", "''") + "'"
+    if style == "'" and "\n" not in value and value.isprintable():
+        return single_quoted(value)
     if style != '"' and _plain_ok(value, flow):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return double_quoted(value)  # U+0085 and the like escaped: they read back as themselves
 
 
 def _plain_ok(value: str, flow: bool) -> bool:
-    if not value or value != value.strip() or "\n" in value or _PLAIN_START.match(value):
+    if not value or value != value.strip() or not value.isprintable() or _PLAIN_START.match(value):
         return False
     if (
         ": " in value

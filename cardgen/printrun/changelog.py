@@ -9,10 +9,11 @@ from reportlab.lib.colors import HexColor, black
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from ..core.units import PT_PER_UNIT
 from ..project.changes import Change, field_text
 from ..render.fonts import FontSet
 
-MM = 72 / 25.4
+MM = PT_PER_UNIT["mm"]
 MARGIN = 15 * MM
 SIZE = 7.5
 LEAD = SIZE * 1.3

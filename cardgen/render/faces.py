@@ -92,15 +92,8 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         data = doc.data if isinstance(doc.data, LocList) else LocList()
         if doc.data is not None and not isinstance(doc.data, LocList):
             findings.append(
-                Finding(
-                    shown_manifest,
-                    1,
-                    1,
-                    Severity.ERROR,
-                    "template-type",
-                    None,
-                    "faces.yaml must be a list of {where, front, back}",
-                    about=shown_manifest,
+                _entry_finding(
+                    shown_manifest, (1, 1), "faces.yaml must be a list of {where, front, back}"
                 )
             )
         for i, item in enumerate(data):
@@ -113,16 +106,11 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
                 or not isinstance(item.get("where") or {}, dict)
             ):
                 findings.append(
-                    Finding(
+                    _entry_finding(
                         shown_manifest,
-                        loc[0],
-                        loc[1],
-                        Severity.ERROR,
-                        "template-type",
-                        None,
+                        loc,
                         "each entry is {where: {field: value}, front: FILE, back: FILE} (or "
                         "second: FILE, the card's own back; also: [FILE, ...])",
-                        about=shown_manifest,
                     )
                 )
                 continue

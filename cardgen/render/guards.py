@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import Finding, Severity
+from ..core.units import PT_PER_UNIT
 from ..load.card import Card
 from ..model.guards import Guards
 from . import richtext as rt
 from .elements import Element, as_length
 
-MM = 72 / 25.4
+MM = PT_PER_UNIT["mm"]
 
 
 def text_guards(

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..core.units import PT_PER_UNIT
 from .prepared import Op, PreparedFace, covers
 from .values import rgb255
 
-MM = 72 / 25.4
+MM = PT_PER_UNIT["mm"]
 INK_MODES = ("normal", "low")
 DARK_TEXT = "#1a1a1a"
 

@@ -6,11 +6,12 @@ when that place straddles the safe line or the edge of a frame, a panel or a tex
 from __future__ import annotations
 
 from ..core.errors import Finding, Severity
+from ..core.units import PT_PER_UNIT
 from .elements import Element
 from .template import Template
 from .templateboxes import fixed_box, fixed_frame
 
-MM = 72 / 25.4
+MM = PT_PER_UNIT["mm"]
 SLOT = (
     "stamp"  # the box a template names for the version stamp (and the pack code without the next)
 )

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
-
 from ..core.options import STANDARD, TABLOID, Paper
 
 
@@ -90,6 +88,8 @@ def sheet_for(
 def impose(pdf: bytes, paper: Paper | str | None = None) -> bytes:
     """Two pages per sheet side, in fold order, each centred on its half of the standard sheet (the
     book itself says how to print it, inside its cover: build_rulebook's `booklet`)."""
+    from pypdf import PageObject, PdfReader, PdfWriter, Transformation  # only a booklet needs it
+
     reader = PdfReader(io.BytesIO(pdf))
     first = reader.pages[0]
     w, h = float(first.mediabox.width), float(first.mediabox.height)

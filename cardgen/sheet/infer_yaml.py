@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import textwrap
 
+from ..load.yamlemit import double_quoted
 from .infer import Column, Inferred, fold
 from .infer_cost import CostGuess, cost_yaml
 
@@ -47,7 +48,7 @@ def scalar(value: object, flow: bool = False) -> str:
         and text.lower() not in _WORDS
         and not (flow and _FLOW_UNSAFE & set(text))
     )
-    return text if plain else json.dumps(text, ensure_ascii=False)
+    return text if plain else double_quoted(text)
 
 
 def colour_field(inferred: Inferred) -> Column | None:
