@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..load.yamlscalar import MAX_INT
 from ..speed.memo import Memo
-from .game import CostGrammar
+from .words import CostGrammar
 
 _BRACED = re.compile(r"^(?:\{[^{}]+\})+$")
 _BRACE_ITEM = re.compile(r"\{([^{}]+)\}")

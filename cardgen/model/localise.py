@@ -17,7 +17,8 @@ from typing import Any
 from ..load.card import Card, Catalog
 from ..load.yamlio import LocDict
 from .editions import Editions, local_values, pick, split_key
-from .game import GameModel, Term
+from .game import GameModel
+from .words import Term
 
 
 class EditionData(LocDict):

@@ -9,20 +9,10 @@ import re
 from ..core.errors import did_you_mean
 from ..load.yamlio import LocDict
 from .editions import local_values
-from .game import (
-    FIELD_TYPES,
-    ROLES,
-    CostGrammar,
-    CostSymbol,
-    FieldSpec,
-    GameModel,
-    Keyword,
-    Role,
-    Term,
-    Vocabulary,
-)
+from .game import FIELD_TYPES, ROLES, FieldSpec, GameModel, Role
 from .reader import Reader, entries_of
 from .specs import HEX
+from .words import CostGrammar, CostSymbol, Keyword, Term, Vocabulary
 
 # roles several fields may share: a type line lists every kind field ('Feat — Attack')
 SHARED_ROLES = ("kind",)

@@ -9,8 +9,8 @@ from typing import Iterator, NamedTuple
 from ..core.errors import Finding, Severity, did_you_mean
 from ..load.card import Card, Catalog
 from ..model.cost import same_halves
-from ..model.game import Keyword
 from ..model.text import symbols
+from ..model.words import Keyword
 from . import Context, card_check, set_check
 
 _WORD = r"[A-Z][A-Za-z'-]*(?: (?!X\b)[A-Z][A-Za-z'-]*)?"  # 'Scry X' is Scry with a number

@@ -12,9 +12,9 @@ import pytest
 from cardgen.core.errors import CardgenError
 from cardgen.load.card import Catalog
 from cardgen.model.cost import parse_cost
-from cardgen.model.game import CostGrammar, CostSymbol
 from cardgen.model.load import load_model
 from cardgen.model.packs import load_format
+from cardgen.model.words import CostGrammar, CostSymbol
 
 HEAD = (
     "game: {name: T}\n"
