@@ -265,7 +265,7 @@ def build_cost(r: Reader, raw: LocDict, model: GameModel) -> None:
 def _colour(r: Reader, item: LocDict, key: str, owner: str, default: str) -> str:
     """A colour as '#rgb' or '#rrggbb' (a typo such as '#d8b24' would otherwise print some other
     colour)."""
-    value = r.get(item, key, str, owner, default=default)
+    value = r.get(item, key, str, owner, default=default).strip()  # as the schema reads it
     if not HEX.fullmatch(value):
         r.error(
             item.key_loc(key),

@@ -326,7 +326,7 @@ class Colour(Spec):
                 "write '#rrggbb' or '#rgb'",
             )
             return None
-        return value
+        return value.strip()  # ' #f3efe2': the colour meant, as every other colour is read
 
 
 @dataclass

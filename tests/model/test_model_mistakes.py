@@ -161,3 +161,23 @@ def test_an_exhaust_format_without_a_pack_size_cannot_be_dealt_and_says_why(
         "pack format 'pod' (exhaust) has no pack_size of its own and no usable draft.pack_size, "
         "so it cannot be dealt; give the format a pack_size"
     )
+
+
+def test_a_colour_with_spaces_around_it_is_read_as_that_colour_everywhere(tmp_path: Path) -> None:
+    """One colour rule for the whole model: ' #a33 ' is the colour #a33 in a term's attributes
+    and in a cost symbol alike (it was accepted but kept with its spaces in one, refused in the
+    other); a colour cut short is one error."""
+    model, found = _load(
+        tmp_path,
+        'vocabularies: {kinds: [{name: Unit, color: " #a33 "}]}\n'
+        "cost:\n"
+        '  symbols: [{letter: R, name: Red, color: " #c33", text_color: "#fff "},\n'
+        '            {letter: U, name: Blue, color: "#33"}]\n',
+    )
+    assert model.vocabularies["kinds"].terms[0].attrs["color"] == "#a33"
+    red, blue = model.cost.symbols
+    assert (red.color, red.text_color) == ("#c33", "#fff")
+    assert blue.color == "#444444"
+    assert [(line, code) for line, code, _, _ in found if code.startswith("model-")] == [
+        (6, "model-colour")
+    ]
