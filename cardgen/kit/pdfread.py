@@ -1,6 +1,8 @@
 """Turn a PDF cardgen (or anyone) wrote back into what a publisher checks: its pages' sizes, the
 forms placed on each page (cards), the straight lines stroked (crop marks, cut and fold lines),
-every picture with the resolution it is printed at, and whether each font is embedded."""
+every picture with the resolution it is printed at, and whether each font is embedded. The bytes
+are read with pikepdf (qpdf), which parses content streams in C++ and hands over only the
+operators this reading uses (a face's text and colours never reach Python)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
+import pikepdf
 
 from ..render.replay import FACE_TAG
 
 Matrix = tuple[float, float, float, float, float, float]
 Rect = tuple[float, float, float, float]  # x1, y1, x2, y2
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+# the operators _Walker.walk acts on: qpdf drops the rest (text, colours, curves) as it parses
+OPERATORS = "BDC BMC EMC q Q cm w d m l h re W W* S s n f f* B B* b b* Do"
 
 
 def _mul(m: Matrix, n: Matrix) -> Matrix:
@@ -116,24 +119,22 @@ class _Walker:
     """One document's content streams, forms read once each (their lines and pictures in their
     own space, placed by every use)."""
 
-    def __init__(self, reader: PdfReader) -> None:
-        self.reader = reader
+    def __init__(self) -> None:
         self.fonts: dict[str, bool] = {}
         self._forms: dict[object, list[tuple[str, tuple[int, int], Matrix]]] = {}
         self._has: dict[object, bool] = {}
 
     def fonts_of(self, resources: Any) -> None:
-        for font in (resources.get("/Font") or {}).values():
-            font = font.get_object()
+        for _, font in (resources.get("/Font") or {}).items():
             name = str(font.get("/BaseFont", "?"))
             if name in self.fonts:
                 continue
             desc = font.get("/FontDescriptor")
             if font.get("/Subtype") == "/Type0":
                 kids = font.get("/DescendantFonts")
-                kid = kids.get_object()[0].get_object() if kids else {}
+                kid = kids[0] if kids else {}
                 desc = kid.get("/FontDescriptor")
-            desc = desc.get_object() if desc is not None else {}
+            desc = desc if desc is not None else {}
             self.fonts[name] = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
     def walk(
@@ -141,7 +142,7 @@ class _Walker:
     ) -> tuple[list[Line], list[tuple[str, tuple[int, int], Matrix]]]:
         """The lines and pictures of a content stream in its own space (the pictures of the forms
         it uses too); on a page, also the forms placed on it."""
-        resources = resources.get_object() if resources is not None else {}
+        resources = resources if resources is not None else {}
         self.fonts_of(resources)
         xobjects = (resources.get("/XObject") or {}) if resources else {}
         lines: list[Line] = []
@@ -153,67 +154,78 @@ class _Walker:
         pending_clip: Rect | None = None
         rect: Rect | None = None
         marked: list[bool] = []  # open marked content: whether each is a face drawn on the page
-        for operands, op in ContentStream(stream, self.reader).operations:
-            if op in (b"BDC", b"BMC"):
-                face = op == b"BDC" and str(operands[0]) == f"/{FACE_TAG}"
+        faces = 0  # how many of those are faces: their paths are a card's own drawing, not marks
+        for instruction in pikepdf.parse_content_stream(stream, OPERATORS):
+            op = str(instruction.operator)  # operands fetched only where they are used
+            if op == "l":
+                if faces:
+                    continue
+                operands = instruction.operands
+                x, y = float(operands[0]), float(operands[1])
+                if path:
+                    segments.append((path[-1], (x, y)))
+                path.append((x, y))
+            elif op == "m":
+                if not faces:
+                    operands = instruction.operands
+                    path = [(float(operands[0]), float(operands[1]))]
+            elif op == "q":
+                stack.append((ctm, dash, width, clip))
+            elif op == "Q":
+                if stack:
+                    ctm, dash, width, clip = stack.pop()
+            elif op in ("BDC", "BMC"):
+                operands = instruction.operands
+                face = op == "BDC" and str(operands[0]) == f"/{FACE_TAG}"
                 marked.append(face)
+                faces += face
                 if face and page is not None:  # a face placed once, drawn on its page
                     bbox = tuple(float(v) for v in operands[1]["/BBox"])
                     painted = _meet(placed_box(ctm, bbox), clip)  # type: ignore[arg-type]
                     key = f"/FormXob.F{operands[1]['/Key']}"  # named as a placed form would be
                     page.forms.append(Placed(key, bbox, ctm, painted))  # type: ignore[arg-type]
-            elif op == b"EMC" and marked:
-                marked.pop()
-            elif op == b"q":
-                stack.append((ctm, dash, width, clip))
-            elif op == b"Q" and stack:
-                ctm, dash, width, clip = stack.pop()
-            elif op == b"cm":
-                ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
-            elif op == b"w":
-                width = float(operands[0])
-            elif op == b"d":
-                dash = bool(operands[0])
-            elif op == b"m":
-                path = [(float(operands[0]), float(operands[1]))]
-            elif op == b"l":
-                x, y = float(operands[0]), float(operands[1])
-                if path:
-                    segments.append((path[-1], (x, y)))
-                path.append((x, y))
-            elif op == b"h" and len(path) > 2:  # closed: back to where the subpath began
-                segments.append((path[-1], path[0]))
-                path.append(path[0])
-            elif op == b"re":
-                x, y, w, h = (float(v) for v in operands)
+            elif op == "EMC":
+                if marked:
+                    faces -= marked.pop()
+            elif op == "cm":
+                ctm = _mul(tuple(float(v) for v in instruction.operands), ctm)  # type: ignore[arg-type]
+            elif op == "w":
+                width = float(instruction.operands[0])
+            elif op == "d":
+                dash = bool(instruction.operands[0])
+            elif op == "h":
+                if not faces and len(path) > 2:  # closed: back to where the subpath began
+                    segments.append((path[-1], path[0]))
+                    path.append(path[0])
+            elif op == "re":
+                x, y, w, h = (float(v) for v in instruction.operands)
                 rect = placed_box(ctm, (x, y, x + w, y + h))
-            elif op in (b"W", b"W*"):
+            elif op in ("W", "W*"):
                 pending_clip = rect
-            elif op in (b"S", b"s") and any(marked):  # a face's own drawing is not a mark
+            elif op in ("S", "s"):
+                if not faces:
+                    for (x1, y1), (x2, y2) in segments:
+                        a, b = _apply(ctm, x1, y1), _apply(ctm, x2, y2)
+                        lines.append(Line(a[0], a[1], b[0], b[1], dash, width))
                 segments, path, rect = [], [], None
-            elif op in (b"S", b"s"):
-                for (x1, y1), (x2, y2) in segments:
-                    a, b = _apply(ctm, x1, y1), _apply(ctm, x2, y2)
-                    lines.append(Line(a[0], a[1], b[0], b[1], dash, width))
-                segments, path, rect = [], [], None
-            elif op in (b"n", b"f", b"f*", b"B", b"B*", b"b", b"b*"):
-                if op == b"n" and pending_clip is not None:
+            elif op in ("n", "f", "f*", "B", "B*", "b", "b*"):
+                if op == "n" and pending_clip is not None:
                     clip = _meet(clip, pending_clip)
                 pending_clip = None
                 segments, path, rect = [], [], None
-            elif op == b"Do":
-                name = str(operands[0])
+            elif op == "Do":
+                name = str(instruction.operands[0])
                 xobj = xobjects.get(name)
                 if xobj is None:
                     continue
-                xobj = xobj.get_object()
-                if xobj.get("/Subtype") == "/Image":
+                kind = xobj.get("/Subtype")
+                if kind == "/Image":
                     pictures.append((name, (int(xobj["/Width"]), int(xobj["/Height"])), ctm))
-                elif xobj.get("/Subtype") == "/Form":
+                elif kind == "/Form":
                     matrix = tuple(float(v) for v in xobj.get("/Matrix", IDENTITY))
                     inner = _mul(matrix, ctm)  # type: ignore[arg-type]
                     pictures += [(n, px, _mul(m, inner)) for n, px, m in self.form(xobj)]
-                    if page is not None and not any(marked):  # not a face's own symbol
+                    if page is not None and not faces:  # not a face's own symbol
                         bbox = tuple(float(v) for v in xobj["/BBox"])
                         painted = _meet(placed_box(inner, bbox), clip)  # type: ignore[arg-type]
                         page.forms.append(Placed(name, bbox, inner, painted))  # type: ignore[arg-type]
@@ -235,11 +247,10 @@ class _Walker:
         if key not in self._has:
             self._has[key] = False  # a form that uses itself: no loop
             resources = xobj.get("/Resources")
-            resources = resources.get_object() if resources is not None else {}
+            resources = resources if resources is not None else {}
             self.fonts_of(resources)
             found = False
-            for inner in (resources.get("/XObject") or {}).values():
-                inner = inner.get_object()
+            for _, inner in (resources.get("/XObject") or {}).items():
                 kind = inner.get("/Subtype")
                 found = found or kind == "/Image" or (kind == "/Form" and self._pictured(inner))
             self._has[key] = found
@@ -247,36 +258,47 @@ class _Walker:
 
 
 def _key(xobj: Any) -> object:
-    ref = xobj.indirect_reference
-    return (ref.idnum, ref.generation) if ref is not None else id(xobj)
+    return xobj.objgen if xobj.is_indirect else id(xobj)
+
+
+def _inherited(page: Any, key: str) -> Any:
+    """A page's attribute, or the nearest of its page tree's parents' (/Resources, /MediaBox)."""
+    node, depth = page, 0
+    while node is not None and depth < 64:  # a page tree that loops: not followed for ever
+        if key in node:
+            return node[key]
+        node, depth = node.get("/Parent"), depth + 1
+    return None
 
 
 def page_count(data: bytes) -> int:
     """How many pages a PDF has (its page tree only: no page's content is read)."""
-    return len(PdfReader(io.BytesIO(data)).pages)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        return len(pdf.pages)
 
 
 def read_pdf(data: bytes, text: bool = False) -> PdfRead:
     """Every page's size, forms, lines and pictures, and the document's fonts; `text` also
-    extracts each page's words."""
-    reader = PdfReader(io.BytesIO(data))
-    walker = _Walker(reader)
+    extracts each page's words (pypdf)."""
+    walker = _Walker()
     pages = []
-    for raw in reader.pages:
-        box = raw.mediabox
-        page = PageRead((float(box.width), float(box.height)))
-        contents = raw.get_contents()
-        if contents is not None:
-            lines, pictures = walker.walk(contents, raw.get("/Resources"), page)
-            page.lines = lines
-            page.pictures = [
-                Picture(n, px, (math.hypot(m[0], m[1]), math.hypot(m[2], m[3])))
-                for n, px, m in pictures
-            ]
-        if text:
-            page.text = raw.extract_text() or ""
-        pages.append(page)
-    meta: Any = reader.metadata or {}
-    return PdfRead(
-        len(data), pages, walker.fonts, str(meta.get("/Title", "")), str(meta.get("/Subject", ""))
-    )
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for raw in pdf.pages:
+            x1, y1, x2, y2 = (float(v) for v in _inherited(raw.obj, "/MediaBox"))
+            page = PageRead((x2 - x1, y2 - y1))
+            if "/Contents" in raw.obj:
+                lines, pictures = walker.walk(raw.obj, _inherited(raw.obj, "/Resources"), page)
+                page.lines = lines
+                page.pictures = [
+                    Picture(n, px, (math.hypot(m[0], m[1]), math.hypot(m[2], m[3])))
+                    for n, px, m in pictures
+                ]
+            pages.append(page)
+        meta: Any = pdf.trailer.get("/Info") or {}
+        title, subject = str(meta.get("/Title", "")), str(meta.get("/Subject", ""))
+    if text:
+        from pypdf import PdfReader
+
+        for page, read in zip(pages, PdfReader(io.BytesIO(data)).pages):
+            page.text = read.extract_text() or ""
+    return PdfRead(len(data), pages, walker.fonts, title, subject)
