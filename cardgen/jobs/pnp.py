@@ -14,7 +14,7 @@ from ..core.output import JobResult, Output, refuse_links, write_atomic
 from ..core.workspace import Workspace
 from ..kit.boxes import BoxOptions, plan_boxes
 from ..kit.decks import sleeve_findings, sleeve_notes
-from ..kit.pdfread import page_count, read_pdf
+from ..kit.pdfread import UnreadablePdf, page_count, read_pdf
 from ..kit.pnpcheck import Check, KitFiles, check_kit, checklist_text, coverage, percent, set_names
 from ..kit.tokens import TOKEN_BLEED
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
@@ -100,10 +100,17 @@ def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
     for component in studio.model.components:
         if component.size is not None:
             faces.append((component.size[0], component.size[1], TOKEN_BLEED))
+    read, unreadable = {}, {}
+    for name, data in list(raw.items()):
+        try:
+            read[name] = read_pdf(data)
+        except UnreadablePdf as e:  # cut short or overwritten: a failed check, not a crash
+            unreadable[name] = str(e)
+            del raw[name]
     plan = plan_boxes(studio, UNIVERSAL, BoxOptions(players=players))
     notes = sleeve_notes(studio)
     return KitFiles(
-        {name: read_pdf(data) for name, data in raw.items()},
+        read,
         raw,
         roles,
         faces,
@@ -112,6 +119,7 @@ def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
         notes[0].removeprefix("sleeves: ") if notes else "",
         any(f.code == "sleeve-none" for f in sleeve_findings(studio)),
         has_rulebook(studio),
+        unreadable,
     )
 
 

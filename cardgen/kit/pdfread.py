@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,9 +278,20 @@ def page_count(data: bytes) -> int:
         return len(pdf.pages)
 
 
+class UnreadablePdf(ValueError):
+    """A file that is not a whole PDF (cut short, overwritten): what qpdf said of it."""
+
+
 def read_pdf(data: bytes, text: bool = False) -> PdfRead:
     """Every page's size, forms, lines and pictures, and the document's fonts; `text` also
-    extracts each page's words (pypdf)."""
+    extracts each page's words (pypdf). A file that is not a whole PDF raises UnreadablePdf."""
+    try:
+        return _read(data, text)
+    except pikepdf.PdfError as e:
+        raise UnreadablePdf(re.sub(r"^stream <[^>]*>: ", "", str(e))) from e
+
+
+def _read(data: bytes, text: bool) -> PdfRead:
     walker = _Walker()
     pages = []
     with pikepdf.open(io.BytesIO(data)) as pdf:

@@ -143,6 +143,7 @@ class KitFiles:
     sleeves: str = ""
     sleeve_warning: bool = False
     rulebook: bool = False  # the game has one
+    unreadable: dict[str, str] = field(default_factory=dict)  # file name -> why it is no PDF
 
 
 def _mb(size: int) -> str:
@@ -209,11 +210,13 @@ def check_kit(kit: KitFiles) -> list[Check]:
     size = sum(read[n].size for n in names)
     listed = ", ".join(f"{n} {len(read[n].pages)} p. {_mb(read[n].size)}" for n in names)
     large = [n for n in names if read[n].size > LARGE]
+    broken = "; ".join(f"{n} is not a whole PDF ({why})" for n, why in kit.unreadable.items())
     checks.append(
         Check(
             "files",
-            "fail" if roles["cards"] not in read else "warn" if large else "ok",
+            "fail" if roles["cards"] not in read or broken else "warn" if large else "ok",
             f"{len(names)} PDFs, {pages} pages, {_mb(size)}: {listed}"
+            + (f"; {broken}: cardgen build writes it again" if broken else "")
             + (f"; larger than 20 MB: {', '.join(large)}" if large else "")
             + (
                 "" if roles["cards"] in read else "; no print-and-play set (cardgen build makes it)"
@@ -274,12 +277,18 @@ def _fits(kit: KitFiles) -> Check:
     return Check("fits A4 and Letter", status, detail, {"problems": problems, "files": checked})
 
 
+def _missing(kit: KitFiles, name: str) -> str:
+    """Why a file of the set cannot be checked: not there, or not a whole PDF."""
+    gone = "is not a whole PDF" if name in kit.unreadable else "is missing"
+    return f"{name} {gone} (cardgen build makes it)"
+
+
 def _rulebook(kit: KitFiles) -> Check:
     name = kit.roles["rulebook"]
     if not kit.rulebook:
         return Check("rulebook", "none", "the game has no rulebook (rules/GAME/rulebook/)")
     if name not in kit.read:
-        return Check("rulebook", "fail", f"{name} is missing (cardgen build makes it)")
+        return Check("rulebook", "fail", _missing(kit, name))
     pages = len(kit.read[name].pages)
     return Check("rulebook", "ok", f"{name}: {pages} pages", {"pages": pages})
 
@@ -292,7 +301,7 @@ def _one_sided(kit: KitFiles) -> Check:
     name = kit.roles["one-sided"]
     doc = kit.read.get(name)
     if doc is None:
-        return Check("one-sided version", "fail", f"{name} is missing (cardgen build makes it)")
+        return Check("one-sided version", "fail", _missing(kit, name))
     folds = sum(1 for p in doc.pages for line in p.lines if line.dashed)
     cards = _cards(doc)
     return Check(
@@ -307,7 +316,7 @@ def _one_sided(kit: KitFiles) -> Check:
 def _low_ink(kit: KitFiles) -> Check:
     name, full = kit.roles["low-ink"], kit.roles["cards"]
     if name not in kit.raw:
-        return Check("ink-saving version", "fail", f"{name} is missing (cardgen build makes it)")
+        return Check("ink-saving version", "fail", _missing(kit, name))
     low = coverage(kit.raw[name])
     normal = coverage(kit.raw[full]) if full in kit.raw else None
     data = {
@@ -353,7 +362,7 @@ def _box(kit: KitFiles) -> Check:
     made, decks = kit.boxes
     if name not in kit.read:
         return Check(
-            "box", "fail" if decks else "none", f"{name} is missing" if decks else "no deck to box"
+            "box", "fail" if decks else "none", _missing(kit, name) if decks else "no deck to box"
         )
     sheets = len(kit.read[name].pages)
     return Check(
@@ -370,7 +379,7 @@ def _tokens(kit: KitFiles) -> Check:
     if not kit.tokens_declared:
         return Check("tokens", "none", "game.yaml declares no token (components: with a shape)")
     if name not in kit.read:
-        return Check("tokens", "fail", f"{name} is missing (cardgen build makes it)")
+        return Check("tokens", "fail", _missing(kit, name))
     sheets = len(kit.read[name].pages)
     return Check("tokens", "ok", f"{name}: {sheets} page{'s' * (sheets != 1)}", {"pages": sheets})
 

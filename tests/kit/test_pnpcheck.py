@@ -112,6 +112,23 @@ def test_a_game_with_no_set_yet_fails_and_says_how(tmp_path: Path) -> None:
     assert "[FAIL] files:" in done.stdout and "cardgen build makes it" in done.stdout
 
 
+def test_a_file_cut_short_fails_its_checks_and_says_so(made: Path, tmp_path: Path) -> None:
+    """A set file that is no whole PDF (a copy cut short) is a failed check, exit 1, not a crash."""
+    root = tmp_path / "ws"
+    shutil.copytree(made, root)
+    one_sided = pnp_folder(Workspace.find(root), "clean") / set_names("clean")["one-sided"]
+    one_sided.write_bytes(one_sided.read_bytes()[:4000])
+    done = cardgen(root, "pnp-check", "clean")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "internal error" not in done.stderr
+    lines = {line.split(":")[0]: line for line in done.stdout.splitlines()}
+    assert "clean-cards-one-sided.pdf is not a whole PDF (" in lines["  [FAIL] files"]
+    assert lines["  [FAIL] one-sided version"].endswith(
+        "clean-cards-one-sided.pdf is not a whole PDF (cardgen build makes it)"
+    )
+    assert lines["  [ok]   ink-saving version"]
+
+
 def test_the_box_and_tokens_commands(made: Path) -> None:
     done = cardgen(made, "box", "clean", "--paper", "universal", "--style", "two-piece")
     assert done.returncode == 0, done.stdout + done.stderr
