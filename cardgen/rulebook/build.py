@@ -23,6 +23,7 @@ from ..render.fonts import BUNDLED
 from ..speed.cache import Store
 from ..speed.memo import Memo, memo
 from . import PAGES, text_column
+from .balance import use_faster_balancing
 from .booklet import inside_cover
 from .content import BookContent, content_addresses, directive_cards, resolve_images
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
@@ -322,6 +323,8 @@ def render_pdf(
     import logging
 
     import weasyprint  # imported here: it costs half a second, and only this command needs it
+
+    use_faster_balancing()
 
     base_url = str(base) + "/"
     if root is not None:
