@@ -72,7 +72,7 @@ def test_the_columns_are_laid_out_as_weasyprint_lays_them_out() -> None:
     import weasyprint
     from weasyprint.layout import block
 
-    from cardgen.rulebook.balance import COPIED_FROM, use_faster_balancing
+    from cardgen.rulebook.columns import COPIED_FROM, use_faster_balancing
 
     if weasyprint.__version__.split(".")[0] not in COPIED_FROM:
         pytest.skip("this WeasyPrint is not one rulebook.columns copies")

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import math
 
-# WeasyPrint's releases whose columns_layout rulebook.columns copies (its version's first number)
-COPIED_FROM = ("70",)
-
 
 class Search:
     """The search for the smallest column height (CSS px) that takes a column box's whole content,
@@ -44,16 +41,3 @@ class Search:
         if self.short is None or self.fits - self.short <= 1:
             return None  # to the pixel, as WeasyPrint's own search ends
         return self.short + math.ceil((self.fits - self.short) / 2)
-
-
-def use_faster_balancing() -> None:
-    """WeasyPrint lays out columns with rulebook.columns from now on (once per process; only the
-    rulebook uses WeasyPrint) when its version is one that module copies; any other lays them out
-    its own way: the same look, more slowly."""
-    import weasyprint
-    from weasyprint.layout import block
-
-    if weasyprint.__version__.split(".")[0] in COPIED_FROM:
-        from .columns import columns_layout
-
-        block.columns_layout = columns_layout

@@ -23,8 +23,8 @@ from ..render.fonts import BUNDLED
 from ..speed.cache import Store
 from ..speed.memo import Memo, memo
 from . import PAGES, contents_break, text_column
-from .balance import use_faster_balancing
 from .booklet import inside_cover
+from .columns import use_faster_balancing
 from .content import BookContent, content_addresses, directive_cards, resolve_images
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
 from .glyphs import book_fallback, glyph_findings, with_fallbacks

@@ -7,11 +7,21 @@ chosen by balance.Search. Everything else is WeasyPrint's own code, unchanged.""
 
 from math import floor, inf
 
-from weasyprint.layout.absolute import absolute_layout
-from weasyprint.layout.column import _create_column_box, _report_footnotes
-from weasyprint.layout.percent import percentage, resolve_percentages
-
 from .balance import Search
+
+# WeasyPrint's releases whose columns_layout this copies (its version's first number)
+COPIED_FROM = ("70",)
+
+
+def use_faster_balancing() -> None:
+    """WeasyPrint lays out columns with columns_layout from now on (once per process; only the
+    rulebook uses WeasyPrint) when its version is one this copies; any other lays them out its own
+    way: the same pages, more slowly."""
+    import weasyprint
+    from weasyprint.layout import block
+
+    if weasyprint.__version__.split(".")[0] in COPIED_FROM:
+        block.columns_layout = columns_layout
 
 
 def columns_layout(
@@ -28,6 +38,7 @@ def columns_layout(
     first_line_style,
 ):
     """Lay out a multi-column ``box``."""
+    from weasyprint.layout.absolute import absolute_layout
     from weasyprint.layout.block import (
         block_box_layout,
         block_level_layout,
@@ -35,6 +46,8 @@ def columns_layout(
         collapse_margin,
         remove_placeholders,
     )
+    from weasyprint.layout.column import _create_column_box, _report_footnotes
+    from weasyprint.layout.percent import percentage, resolve_percentages
 
     style = box.style
     width = style["column_width"]
@@ -244,7 +257,6 @@ def columns_layout(
                 if resume_at is None:
                     break
 
-            # Remove placeholders but keep the current footnote area height
             last_footnotes_height = (
                 0
                 if context.current_footnote_area.height == "auto"
@@ -271,8 +283,6 @@ def columns_layout(
                 continue
             else:
                 if last_footnotes_height not in footnote_area_heights:
-                    # Footnotes have been rendered, try to re-render with the
-                    # new footnote area height
                     height -= last_footnotes_height - footnote_area_heights[-1]
                     footnote_area_heights.append(last_footnotes_height)
                     continue
@@ -351,7 +361,6 @@ def columns_layout(
     _report_footnotes(context, footnote_area_heights[-1])
 
     if box.children and not new_children:
-        # The box has children but none can be drawn, let's skip the whole box
         context.in_column = False
         return None, (0, None), {"break": "any", "page": None}, [], False
 
@@ -364,7 +373,6 @@ def columns_layout(
     else:
         height_difference = box.height - height
 
-    # Update the latest columns’ height to respect min-height
     if box.min_height != "auto" and box.min_height > box.height:
         height_difference += box.min_height - box.height
         box.height = box.min_height
