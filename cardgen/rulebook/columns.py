@@ -57,7 +57,6 @@ def columns_layout(
     context.in_column = True
 
     if style["position"] == "relative":
-        # New containing block, use a new absolute list
         absolute_boxes = []
 
     box = box.copy_with_children(box.children)
@@ -76,7 +75,6 @@ def columns_layout(
     block_level_width(box, containing_block)
 
     if style["column_gap"] == "normal":
-        # 1em because in column context
         gap = style["font_size"]
     else:
         gap = percentage(style["column_gap"], box.style, box.width)
@@ -346,7 +344,6 @@ def columns_layout(
                 # with a defined height, more columns go on in the inline direction
                 break
 
-        # Update the current y position and set the columns’ height
         current_position_y += min(max_height, max_column_height)
         for column in columns:
             column.height = max_column_height
