@@ -35,3 +35,19 @@ def text_column(paper: str) -> float:
     """The width in mm of a chapter's text column on `paper`."""
     block = PAGES[paper][1][0] - SIDE_MARGINS
     return block if paper in ONE_COLUMN else round((block - COLUMN_GAP) / 2, 2)
+
+
+def contents_break(entries: list[int], paper: str) -> int | None:
+    """The entry of the contents that begins its second column (`entries`: each chapter's number of
+    sections, in order), as WeasyPrint would balance the columns (each chapter kept whole, in the
+    fewest lines), given to it so that it lays them out once; None on a one-column paper. A chapter
+    takes two half-lines, each section two more, and a half-line below it (book.css)."""
+    if paper in ONE_COLUMN or len(entries) < 2:
+        return None
+    heights = [2 + 2 * sections + 1 for sections in entries]
+
+    def column(part: list[int]) -> int:
+        return sum(part) - 1 if part else 0  # the last entry's half-line below: not in it
+
+    tallest = min(max(column(heights[:k]), column(heights[k:])) for k in range(len(heights) + 1))
+    return max(k for k in range(len(heights) + 1) if column(heights[:k]) <= tallest)

@@ -22,8 +22,9 @@ from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cac
 from ..render.fonts import BUNDLED
 from ..speed.cache import Store
 from ..speed.memo import Memo, memo
-from . import PAGES, text_column
+from . import PAGES, contents_break, text_column
 from .booklet import inside_cover
+from .columns import use_faster_balancing
 from .content import BookContent, content_addresses, directive_cards, resolve_images
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
 from .glyphs import book_fallback, glyph_findings, with_fallbacks
@@ -155,6 +156,7 @@ def build_rulebook(
     css = with_fallbacks(css, book_fallback(studio))
     fonts = {stem: path.resolve().as_uri() for stem, path in studio.fonts.files().items()}
     page_size, page = PAGES[paper]
+    shown = [(c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images]
     try:
         html = template.render(
             book=book,
@@ -165,12 +167,13 @@ def build_rulebook(
             page_size=page_size,
             page_mm=page,
             paper=paper,
+            toc_break=contents_break(
+                [len(ch.sections) for ch in rendered] + [0] * bool(shown), paper
+            ),
             booklet=inside_cover(paper) if booklet else None,
             model=studio.model,
             cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
-            gallery=[
-                (c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images
-            ],
+            gallery=shown,
             lang=studio.model.edition or "en",
         )
     except (
@@ -322,6 +325,8 @@ def render_pdf(
     import logging
 
     import weasyprint  # imported here: it costs half a second, and only this command needs it
+
+    use_faster_balancing()
 
     base_url = str(base) + "/"
     if root is not None:
