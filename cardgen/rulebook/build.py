@@ -24,7 +24,6 @@ from ..speed.cache import Store
 from ..speed.memo import Memo, memo
 from . import PAGES, contents_break, text_column
 from .booklet import inside_cover
-from .columns import use_faster_balancing
 from .content import BookContent, content_addresses, directive_cards, resolve_images
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
 from .glyphs import book_fallback, glyph_findings, with_fallbacks
@@ -325,8 +324,6 @@ def render_pdf(
     import logging
 
     import weasyprint  # imported here: it costs half a second, and only this command needs it
-
-    use_faster_balancing()
 
     base_url = str(base) + "/"
     if root is not None:
