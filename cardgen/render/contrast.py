@@ -17,10 +17,8 @@ from ..load.card import Card
 from ..model.guards import Guards
 from ..speed.cache import Store
 from ..speed.codekey import code_digest
-from . import richtext as rt
-from .elements import as_length
 from .fonts import FontSet
-from .paint import BASELINE, paint_op
+from .paint import badge_words, paint_op, text_lines
 from .prepared import Op, PreparedFace
 from .values import rgb255
 
@@ -122,63 +120,41 @@ def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
 
 
 def _text_rects(op: Op, fonts: FontSet) -> tuple[Rect, ...]:
+    """The rectangles a text's glyphs cover: capital height over each line's baseline, where
+    render.paint draws them (`text_lines`)."""
     assert op.fit is not None and op.family is not None
-    lay = op.fit.layout
-    size, line_h = lay.size, lay.size * lay.leading
-    x0, top, w, h = op.box
-    valign = op.props.get("valign") or "top"
-    if valign == "middle":
-        top += max(0.0, (h - lay.height) / 2)
-    elif valign == "bottom":
-        top += max(0.0, h - lay.height)
-    align = op.props.get("align") or "left"
-    cap = fonts.cap_height(op.family.regular, size)
-    baseline = top + size * BASELINE
-    rects = []
-    for i, line in enumerate(lay.lines):
-        if i > 0:
-            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
-            if lay.rule_after is not None and i == lay.rule_after + 1:
-                baseline += size * 0.8
-        if line.width <= 0:
-            continue
-        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
-        rects.append((x, baseline - cap, x + line.width, baseline))
-    return tuple(rects)
+    cap = fonts.cap_height(op.family.regular, op.fit.layout.size)
+    return tuple(
+        (x, baseline - cap, x + line.width, baseline)
+        for line, x, baseline, _ in text_lines(op)
+        if line.width > 0
+    )
 
 
 def _badge_texts(op: Op, n: int, index: int, face: PreparedFace, fonts: FontSet) -> list[Text]:
-    """A badge's value and its label, centred as render.paint draws them."""
+    """A badge's value and its label, where render.paint draws them (`badge_words`)."""
     x, y, w, h = op.box
-    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
     ink = rgb255(op.props.get("color")) or (255, 255, 255)
     name = f"badge '{op.props.get('_id') or 'badge'}'"
     out = []
-    text = str(op.props.get("text") or "")
-    label = str(op.props.get("label") or "")
+    text, stem, size, label, lstem, lsize = badge_words(op, face, fonts)
     if text:
-        stem = family["regular"]
-        size = as_length(op.props.get("size"), h * 0.55)
-        while size > 4 and fonts.width(stem, text, size) > w * 0.86:
-            size -= 0.25
         tw, cap = fonts.width(stem, text, size), fonts.cap_height(stem, size)
         cy = y + h / 2 + (h * 0.08 if label else 0)
         rect = (x + (w - tw) / 2, cy - cap / 2, x + (w + tw) / 2, cy + cap / 2)
         out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its value)"))
     if label:
-        fonts_of = face.template.fonts
-        stem = fonts_of.get(op.props.get("label_font") or "", family)["regular"]
-        size = as_length(op.props.get("label_size"), h * 0.2)
-        tw, cap = fonts.width(stem, label, size), fonts.cap_height(stem, size)
+        tw, cap = fonts.width(lstem, label, lsize), fonts.cap_height(lstem, lsize)
         base = y + h * 0.3
         rect = (x + (w - tw) / 2, base - cap, x + (w + tw) / 2, base)
-        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its label)"))
+        out.append(Text(n, index, (rect,), ink, 1.0, lsize, _bold(lstem), f"{name} (its label)"))
     return out
 
 
-def beneath(face: PreparedFace, text: Text) -> list[Op]:
+def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
     """What the face draws before the text where its glyphs stand (a badge's own shape without its
-    words): cost symbols and other text are left out."""
+    words), each op with its index on the face (-1: that badge): cost symbols and other text are
+    left out."""
     left = min(r[0] for r in text.rects)
     top = min(r[1] for r in text.rects)
     right = max(r[2] for r in text.rects)
@@ -188,22 +164,41 @@ def beneath(face: PreparedFace, text: Text) -> list[Op]:
         if op.type in ("text", "icons"):
             continue
         if i == text.index:
-            op = Op(op.type, op.box, {**op.props, "text": "", "label": ""})
-        elif op.type != "line":
+            out.append((-1, Op(op.type, op.box, {**op.props, "text": "", "label": ""})))
+            continue
+        if op.type != "line":
             x, y, w, h = op.box
             if x > right or y > bottom or x + w < left or y + h < top:
                 continue
-        out.append(op)
+        out.append((i, op))
     return out
 
 
-def _drawn(ops: list[Op], face: PreparedFace) -> str:
-    """What the ops draw, as a key: their kinds, boxes and properties (and pictures' files)."""
-    plain = [
-        (op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k not in ("_n",)))
-        for op in ops
-    ]
-    return repr((plain, face.width, face.height, face.bleed, sorted(face.images)))
+def _op_drawn(op: Op) -> str:
+    """What one op draws, as a key: its kind, box and properties."""
+    return repr((op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k != "_n")))
+
+
+class _Drawn:
+    """What a face's ops draw, as keys: their kinds, boxes and properties (and the face's size and
+    pictures' files), each op's made once for all the face's texts."""
+
+    def __init__(self, face: PreparedFace) -> None:
+        self.face = face
+        self.ops: dict[int, str] = {}
+        self.tail = repr((face.width, face.height, face.bleed, sorted(face.images)))
+
+    def key(self, ops: list[tuple[int, Op]]) -> str:
+        parts = []
+        for i, op in ops:
+            if i < 0:
+                parts.append(_op_drawn(op))
+                continue
+            part = self.ops.get(i)
+            if part is None:
+                part = self.ops[i] = _op_drawn(op)
+            parts.append(part)
+        return "\x1f".join(parts) + "\x1e" + self.tail
 
 
 def _raster(ops: list[Op], face: PreparedFace, fonts: FontSet, model: Any) -> Any:
@@ -232,7 +227,7 @@ def measure(image: Any, text: Text, bleed: float) -> Result:
     """The contrast the worst tenth of the area under the glyphs gives the text, and the colour
     there."""
     s = DPI / 72
-    counts: dict[tuple[int, ...], int] = {}
+    boxes = []
     for left, top, right, bottom in text.rects:
         box = (
             max(0, int((left + bleed) * s)),
@@ -240,13 +235,25 @@ def measure(image: Any, text: Text, bleed: float) -> Result:
             min(image.width, max(int((left + bleed) * s) + 1, round((right + bleed) * s))),
             min(image.height, max(int((top + bleed) * s) + 1, round((bottom + bleed) * s))),
         )
-        if box[2] <= box[0] or box[3] <= box[1]:
-            continue
+        if box[2] > box[0] and box[3] > box[1]:
+            boxes.append(box)
+    if not boxes:
+        return 21.0, "#ffffff"
+    if len(boxes) > 1:  # one colour all over the boxes' bounds: that colour is beneath every glyph
+        bounds = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        found = image.crop(bounds).getcolors(1)
+        if found:
+            boxes = [bounds]
+    counts: dict[tuple[int, ...], int] = {}
+    for box in boxes:
         crop = image.crop(box)
         for count, rgb in crop.getcolors(crop.width * crop.height) or []:
             counts[rgb] = counts.get(rgb, 0) + count
-    if not counts:
-        return 21.0, "#ffffff"
     a = text.alpha
     scored = []
     for rgb, count in counts.items():
@@ -316,11 +323,12 @@ def _measure_face(
     be: its finding is in `failed`)."""
     out: list[Measured] = []
     complete = True
+    keys = _Drawn(face)
     for text in face_texts(face, fonts):
         if not 0 <= text.n < len(face.template.elements):
             continue
-        ops = beneath(face, text)
-        drawn = _drawn(ops, face)
+        under = _beneath(face, text)
+        drawn = keys.key(under)
         key = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode()).hexdigest()
         found = known.get(key[:24])
         if found is None:
@@ -329,7 +337,7 @@ def _measure_face(
                 if image is None:
                     if len(rasters) >= KEEP_RASTERS:
                         rasters.clear()
-                    image = rasters[drawn] = _raster(ops, face, fonts, model)
+                    image = rasters[drawn] = _raster([op for _, op in under], face, fonts, model)
                 found = known[key[:24]] = measure(image, text, face.bleed)
             except Exception as exc:  # a guard that fails is a finding, never a crash
                 element = face.template.elements[text.n]
