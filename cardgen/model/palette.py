@@ -43,6 +43,7 @@ def palette_findings(model: GameModel, cache: Path | None = None) -> list[Findin
         if not _well_formed(measures, len(coloured)):
             measures = kept[key] = _measures([c[3] for c in coloured])
             changed = True
+        assert measures is not None
         out += _pairs(model, vocab, coloured, measures)
     if changed and store.on and cache is not None and cache.is_dir():  # loading makes no folder
         store.put(name, kept, stale="palette-*")

@@ -5,46 +5,26 @@ against what its face draws beneath it, rasterised without the text, by WCAG con
 from __future__ import annotations
 
 import hashlib
-import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
-
-from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.guards import Guards
 from ..speed.cache import Store
 from ..speed.codekey import code_digest
+from .facetexts import Text, face_texts
 from .fonts import FontSet
-from .paint import badge_words, paint_op, text_lines
 from .prepared import Op, PreparedFace
-from .values import rgb255
 
 DPI = 96  # the background's raster: a 6 pt capital is about 6 px tall
 WORST = 0.1  # the share of the area under the glyphs that may have less contrast unreported
 BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
 SHOWN_CARDS = 3
-KEEP_RASTERS = 64  # backgrounds kept at once in a run (about 0.3 MB each at DPI)
-Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
+KEEP_RASTERS = 64  # backgrounds drawn and kept at once (about 0.3 MB each at DPI)
 Result = tuple[float, str]  # the ratio, the colour beneath
 # one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
 Measured = tuple[int, str, str, float, bool, float, str]
-
-
-@dataclass(frozen=True)
-class Text:
-    """One text as drawn on a face: its element, where its glyphs stand, its ink and size."""
-
-    n: int  # the element's index in the template
-    index: int  # the op's index on the face (what is drawn before it lies beneath it)
-    rects: tuple[Rect, ...]
-    ink: tuple[int, int, int]
-    alpha: float
-    size: float
-    bold: bool
-    what: str  # 'name', or 'badge power's label'
 
 
 class ContrastCache:
@@ -87,68 +67,6 @@ def ratio(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 def hex_of(rgb: tuple[float, ...]) -> str:
     return "#" + "".join(f"{round(c):02x}" for c in rgb[:3])
-
-
-def _bold(stem: str) -> bool:
-    return any(w in stem.lower() for w in ("bold", "black", "heavy"))
-
-
-def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
-    """Every text of the face with the rectangles its glyphs cover (capital height over each
-    line's baseline), as render.paint lays them."""
-    out = []
-    for index, op in enumerate(face.ops):
-        n = int(op.props.get("_n", -1))
-        if op.type == "text" and op.fit is not None and op.family is not None:
-            ink = rgb255(op.props.get("color")) or (0, 0, 0)
-            alpha = op.props.get("opacity")
-            out.append(
-                Text(
-                    n,
-                    index,
-                    _text_rects(op, fonts),
-                    ink,
-                    float(alpha) if alpha not in (None, "") else 1.0,
-                    op.fit.layout.size,
-                    _bold(op.family.regular),
-                    f"'{op.props.get('_id') or 'text'}'",
-                )
-            )
-        elif op.type == "badge":
-            out += _badge_texts(op, n, index, face, fonts)
-    return [t for t in out if t.rects]
-
-
-def _text_rects(op: Op, fonts: FontSet) -> tuple[Rect, ...]:
-    """The rectangles a text's glyphs cover: capital height over each line's baseline, where
-    render.paint draws them (`text_lines`)."""
-    assert op.fit is not None and op.family is not None
-    cap = fonts.cap_height(op.family.regular, op.fit.layout.size)
-    return tuple(
-        (x, baseline - cap, x + line.width, baseline)
-        for line, x, baseline, _ in text_lines(op)
-        if line.width > 0
-    )
-
-
-def _badge_texts(op: Op, n: int, index: int, face: PreparedFace, fonts: FontSet) -> list[Text]:
-    """A badge's value and its label, where render.paint draws them (`badge_words`)."""
-    x, y, w, h = op.box
-    ink = rgb255(op.props.get("color")) or (255, 255, 255)
-    name = f"badge '{op.props.get('_id') or 'badge'}'"
-    out = []
-    text, stem, size, label, lstem, lsize = badge_words(op, face, fonts)
-    if text:
-        tw, cap = fonts.width(stem, text, size), fonts.cap_height(stem, size)
-        cy = y + h / 2 + (h * 0.08 if label else 0)
-        rect = (x + (w - tw) / 2, cy - cap / 2, x + (w + tw) / 2, cy + cap / 2)
-        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its value)"))
-    if label:
-        tw, cap = fonts.width(lstem, label, lsize), fonts.cap_height(lstem, lsize)
-        base = y + h * 0.3
-        rect = (x + (w - tw) / 2, base - cap, x + (w + tw) / 2, base)
-        out.append(Text(n, index, (rect,), ink, 1.0, lsize, _bold(lstem), f"{name} (its label)"))
-    return out
 
 
 def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
@@ -199,28 +117,6 @@ class _Drawn:
                 part = self.ops[i] = _op_drawn(op)
             parts.append(part)
         return "\x1f".join(parts) + "\x1e" + self.tail
-
-
-def _raster(ops: list[Op], face: PreparedFace, fonts: FontSet, model: Any) -> Any:
-    """The ops rasterised at DPI on white paper, top-left at the bleed box's corner."""
-    import pypdfium2 as pdfium
-
-    from .raster import PDFIUM
-
-    buffer = io.BytesIO()
-    c = Canvas(buffer, pagesize=(face.width + 2 * face.bleed, face.height + 2 * face.bleed))
-    alone = PreparedFace(face.key, face.template, face.width, face.height, face.bleed, ops)
-    for op in ops:
-        c.saveState()
-        paint_op(c, op, alone, fonts, model)
-        c.restoreState()
-    c.showPage()
-    c.save()
-    with PDFIUM:
-        doc = pdfium.PdfDocument(buffer.getvalue())
-        image = doc[0].render(scale=DPI / 72, draw_annots=False).to_pil().convert("RGB")
-        doc.close()
-    return image
 
 
 def measure(image: Any, text: Text, bleed: float) -> Result:
@@ -280,7 +176,9 @@ def contrast_findings(
     guards: Guards = model.guards
     faces_known = cache.faces if cache is not None else {}
     known = cache.known if cache is not None else {}
-    rasters: dict[str, Any] = {}  # this call's: a background is rasterised once
+    faces = list(faces)
+    plans = _plans(faces, fonts, faces_known)  # what each face not yet measured asks for
+    broken = _measure_plans(plans, fonts, model, known)
     low: dict[tuple, list[str]] = {}
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
@@ -288,7 +186,7 @@ def contrast_findings(
         key = face.picture_key()
         measured = faces_known.get(key)
         if measured is None:
-            measured = _measure_face(face, fonts, model, known, rasters, failed)
+            measured = _measured(face, plans[key][1], known, broken, failed)
             if measured is not None:
                 faces_known[key] = measured
             if cache is not None:
@@ -311,39 +209,92 @@ def contrast_findings(
     ]
 
 
-def _measure_face(
-    face: PreparedFace,
+# a face's texts to measure: each with what is drawn beneath it (its key, its ops) and its measure's
+# key among the known ones
+Plan = list[tuple[Text, str, list[Op], str]]
+
+
+def _plans(
+    faces: list[tuple[Card, PreparedFace]], fonts: FontSet, faces_known: dict[str, list[Measured]]
+) -> dict[str, tuple[PreparedFace, Plan]]:
+    """What each face not yet measured asks for, by its picture key."""
+    plans: dict[str, tuple[PreparedFace, Plan]] = {}
+    for _, face in faces:
+        key = face.picture_key()
+        if key in faces_known or key in plans:
+            continue
+        plan: Plan = []
+        plans[key] = (face, plan)
+        keys = _Drawn(face)
+        for text in face_texts(face, fonts):
+            if not 0 <= text.n < len(face.template.elements):
+                continue
+            under = _beneath(face, text)
+            drawn = keys.key(under)
+            known = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode())
+            plan.append((text, drawn, [op for _, op in under], known.hexdigest()[:24]))
+    return plans
+
+
+def _measure_plans(
+    plans: dict[str, tuple[PreparedFace, Plan]],
     fonts: FontSet,
     model: Any,
     known: dict[str, Result],
-    rasters: dict[str, Any],
+) -> dict[str, Exception]:
+    """Every text the plans ask for and `known` lacks measured into it, each background drawn once
+    (KEEP_RASTERS of them drawn and rasterised together at a time); what could not be, the
+    exception by the background's key (it could not be drawn) or the text's (not measured)."""
+    from .raster import face_images
+
+    wanted: dict[str, list[tuple[Text, str]]] = {}  # by what is drawn beneath
+    grounds: dict[str, tuple[list[Op], PreparedFace]] = {}
+    for face, plan in plans.values():
+        for text, drawn, ops, key in plan:
+            if key not in known:
+                wanted.setdefault(drawn, []).append((text, key))
+                grounds.setdefault(drawn, (ops, face))
+    broken: dict[str, Exception] = {}
+    order = list(wanted)
+    for start in range(0, len(order), KEEP_RASTERS):
+        batch = order[start : start + KEEP_RASTERS]
+        try:
+            images = face_images([grounds[d] for d in batch], fonts, model, DPI)
+        except Exception as exc:  # no background of the batch: each text's finding says why
+            images = [exc] * len(batch)
+        for drawn, image in zip(batch, images):
+            if isinstance(image, Exception):
+                broken[drawn] = image
+                continue
+            for text, key in wanted[drawn]:
+                if key in known:
+                    continue
+                try:
+                    known[key] = measure(image, text, grounds[drawn][1].bleed)
+                except Exception as exc:  # a guard that fails is a finding, never a crash
+                    broken[key] = exc
+    return broken
+
+
+def _measured(
+    face: PreparedFace,
+    plan: Plan,
+    known: dict[str, Result],
+    broken: dict[str, Exception],
     failed: dict[tuple, Finding],
 ) -> list[Measured] | None:
     """Each text of the face measured against what is drawn beneath it (None when one could not
     be: its finding is in `failed`)."""
     out: list[Measured] = []
     complete = True
-    keys = _Drawn(face)
-    for text in face_texts(face, fonts):
-        if not 0 <= text.n < len(face.template.elements):
-            continue
-        under = _beneath(face, text)
-        drawn = keys.key(under)
-        key = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode()).hexdigest()
-        found = known.get(key[:24])
+    for text, drawn, _, key in plan:
+        found = known.get(key)
         if found is None:
-            try:
-                image = rasters.get(drawn)
-                if image is None:
-                    if len(rasters) >= KEEP_RASTERS:
-                        rasters.clear()
-                    image = rasters[drawn] = _raster([op for _, op in under], face, fonts, model)
-                found = known[key[:24]] = measure(image, text, face.bleed)
-            except Exception as exc:  # a guard that fails is a finding, never a crash
-                element = face.template.elements[text.n]
-                failed.setdefault((element.file, element.line), _unmeasured(element, exc))
-                complete = False
-                continue
+            element = face.template.elements[text.n]
+            exc = broken.get(key) or broken.get(drawn) or RuntimeError("not measured")
+            failed.setdefault((element.file, element.line), _unmeasured(element, exc))
+            complete = False
+            continue
         value, under = found
         out.append((text.n, text.what, hex_of(text.ink), text.size, text.bold, value, under))
     return out if complete else None
