@@ -5,8 +5,9 @@ against what its face draws beneath it, rasterised without the text, by WCAG con
 from __future__ import annotations
 
 import hashlib
+from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ..core.errors import Finding, Severity
 from ..load.card import Card
@@ -22,6 +23,7 @@ WORST = 0.1  # the share of the area under the glyphs that may have less contras
 BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
 SHOWN_CARDS = 3
 KEEP_RASTERS = 64  # backgrounds drawn and kept at once (about 0.3 MB each at DPI)
+WINDOW = 128  # faces planned and measured at a time
 Result = tuple[float, str]  # the ratio, the colour beneath
 # one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
 Measured = tuple[int, str, str, float, bool, float, str]
@@ -176,37 +178,47 @@ def contrast_findings(
     guards: Guards = model.guards
     faces_known = cache.faces if cache is not None else {}
     known = cache.known if cache is not None else {}
-    faces = list(faces)
-    plans = _plans(faces, fonts, faces_known)  # what each face not yet measured asks for
-    broken = _measure_plans(plans, fonts, model, known)
+    rasters: dict[str, Any] = {}  # this call's: a background is rasterised once
     low: dict[tuple, list[str]] = {}
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
-    for card, face in faces:
-        key = face.picture_key()
-        measured = faces_known.get(key)
-        if measured is None:
-            measured = _measured(face, plans[key][1], known, broken, failed)
-            if measured is not None:
-                faces_known[key] = measured
-            if cache is not None:
-                cache.changed = True
-        for n, what, ink, size, bold, value, under in measured or []:
-            large = size >= guards.large_type - 0.01 or (
-                bold and size >= guards.large_type * BOLD_LARGE - 0.01
-            )
-            least = guards.contrast_large if large else guards.contrast_body
-            if value < least - 0.005 and 0 <= n < len(face.template.elements):
-                element = face.template.elements[n]
-                place = (element.file, element.line, element.column, face.template.name)
-                where[place] = element
-                cards = low.setdefault((place, what, ink, under, value, least, large), [])
-                if card.id not in cards:
-                    cards.append(card.id)
+    for window in _windows(faces):  # a window's plans at a time: memory bounded by the window
+        plans = _plans(window, fonts, faces_known)  # what each face not yet measured asks for
+        broken = _measure_plans(plans, fonts, model, known, rasters)
+        for card, face in window:
+            key = face.picture_key()
+            measured = faces_known.get(key)
+            if measured is None:
+                measured = _measured(face, plans[key][1], known, broken, failed)
+                if measured is not None:
+                    faces_known[key] = measured
+                if cache is not None:
+                    cache.changed = True
+            for n, what, ink, size, bold, value, under in measured or []:
+                large = size >= guards.large_type - 0.01 or (
+                    bold and size >= guards.large_type * BOLD_LARGE - 0.01
+                )
+                least = guards.contrast_large if large else guards.contrast_body
+                if value < least - 0.005 and 0 <= n < len(face.template.elements):
+                    element = face.template.elements[n]
+                    place = (element.file, element.line, element.column, face.template.name)
+                    where[place] = element
+                    cards = low.setdefault((place, what, ink, under, value, least, large), [])
+                    if card.id not in cards:
+                        cards.append(card.id)
     return list(failed.values()) + [
         _finding(where[place], place[3], what, ink, under, value, least, large, shown)
         for (place, what, ink, under, value, least, large), shown in low.items()
     ]
+
+
+def _windows(
+    faces: Iterable[tuple[Card, PreparedFace]],
+) -> Iterator[list[tuple[Card, PreparedFace]]]:
+    """The faces, WINDOW at a time."""
+    it = iter(faces)
+    while window := list(islice(it, WINDOW)):
+        yield window
 
 
 # a face's texts to measure: each with what is drawn beneath it (its key, its ops) and its measure's
@@ -241,10 +253,12 @@ def _measure_plans(
     fonts: FontSet,
     model: Any,
     known: dict[str, Result],
+    rasters: dict[str, Any],
 ) -> dict[str, Exception]:
     """Every text the plans ask for and `known` lacks measured into it, each background drawn once
-    (KEEP_RASTERS of them drawn and rasterised together at a time); what could not be, the
-    exception by the background's key (it could not be drawn) or the text's (not measured)."""
+    (KEEP_RASTERS of them drawn and rasterised together at a time, and kept in `rasters` for the
+    next windows); what could not be, the exception by the background's key (it could not be
+    drawn) or the text's (not measured)."""
     from .raster import face_images
 
     wanted: dict[str, list[tuple[Text, str]]] = {}  # by what is drawn beneath
@@ -255,9 +269,14 @@ def _measure_plans(
                 wanted.setdefault(drawn, []).append((text, key))
                 grounds.setdefault(drawn, (ops, face))
     broken: dict[str, Exception] = {}
-    order = list(wanted)
+    order = [drawn for drawn in wanted if drawn not in rasters]
+    for drawn in wanted:
+        if drawn in rasters:
+            _measure_on(rasters[drawn], wanted[drawn], grounds[drawn][1].bleed, known, broken)
     for start in range(0, len(order), KEEP_RASTERS):
         batch = order[start : start + KEEP_RASTERS]
+        if len(rasters) + len(batch) > KEEP_RASTERS:  # at most KEEP_RASTERS held at once
+            rasters.clear()
         try:
             images = face_images([grounds[d] for d in batch], fonts, model, DPI)
         except Exception as exc:  # no background of the batch: each text's finding says why
@@ -266,14 +285,26 @@ def _measure_plans(
             if isinstance(image, Exception):
                 broken[drawn] = image
                 continue
-            for text, key in wanted[drawn]:
-                if key in known:
-                    continue
-                try:
-                    known[key] = measure(image, text, grounds[drawn][1].bleed)
-                except Exception as exc:  # a guard that fails is a finding, never a crash
-                    broken[key] = exc
+            rasters[drawn] = image
+            _measure_on(image, wanted[drawn], grounds[drawn][1].bleed, known, broken)
     return broken
+
+
+def _measure_on(
+    image: Any,
+    texts: list[tuple[Text, str]],
+    bleed: float,
+    known: dict[str, Result],
+    broken: dict[str, Exception],
+) -> None:
+    """The texts measured on their background into `known` (by their keys), or into `broken`."""
+    for text, key in texts:
+        if key in known:
+            continue
+        try:
+            known[key] = measure(image, text, bleed)
+        except Exception as exc:  # a guard that fails is a finding, never a crash
+            broken[key] = exc
 
 
 def _measured(
