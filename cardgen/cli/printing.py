@@ -325,11 +325,13 @@ def build(
         ink=ink,
         kit=not no_kit,
     )
-    every = not edition_given(ctx) and has_editions(ws, game)  # each into its own folder
     if watch:
         ws.check_game(game)
+        every = not edition_given(ctx) and has_editions(ws, game)  # each into its own folder
         job = (lambda: build_every_edition(ws, game, options)) if every else None
         watch_loop(ws, game, job or LiveBuild(ws, game, options), heading=f"built {game}:")
-    build = build_every_edition if every else build_game
+    # without --edition, every edition, each into its own folder (one build_game for a game
+    # without editions): the model is loaded once, by the build
+    build = build_game if edition_given(ctx) else build_every_edition
     result = build(ws, game, options, progress_bar())
     finish(result, ws, strict=strict, heading=f"built {game}:")

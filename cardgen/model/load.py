@@ -26,8 +26,11 @@ SECTIONS = set(SCHEMA)  # every section is declared in model/schema.py
 REQUIRED_SECTIONS = ("game", "fields")
 
 
-def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, list[Finding]]:
-    """Read one game model. Returns (None, findings) only when the file cannot be used at all."""
+def load_model(
+    path: Path, shown: str, game_id: str, cache: Path | None = None
+) -> tuple[GameModel | None, list[Finding]]:
+    """Read one game model. Returns (None, findings) only when the file cannot be used at all.
+    `cache`: the folder where the colour-blind guard keeps its measures (model.palette)."""
     doc = load_yaml(path, shown)
     if doc.data is None:
         if not any(f.severity is Severity.ERROR for f in doc.findings):
@@ -178,14 +181,14 @@ def load_model(path: Path, shown: str, game_id: str) -> tuple[GameModel | None, 
     model.guards, problems = read_guards(clean.get("guards"))
     for problem in problems:
         r.error(raw.key_loc("guards"), "model-value", problem)
-    findings = r.findings + _meaning(model, raw)
+    findings = r.findings + _meaning(model, raw, cache)
     return model, sort_findings(tag_about(findings, source, shown, list(SCHEMA)))
 
 
-def _meaning(model: GameModel, raw: LocDict) -> list[Finding]:
+def _meaning(model: GameModel, raw: LocDict, cache: Path | None) -> list[Finding]:
     """The consistency pass; a bug in it is a finding, never a traceback."""
     try:
-        return consistency(model, raw) + palette_findings(model)
+        return consistency(model, raw) + palette_findings(model, cache)
     except Exception as exc:  # a bug in one check must not hide the model's other findings
         return [
             Finding(

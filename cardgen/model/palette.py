@@ -6,26 +6,64 @@ docs/guards.md)."""
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import Finding, Severity
+from ..speed.cache import Store
+from ..speed.codekey import code_digest
 from .game import GameModel, Vocabulary
 
 COLOUR_KEYS = ("color", "colour")  # the attribute that is a value's own colour (not its ink)
 DEFICIENCIES = ("deuteranomaly", "protanomaly", "tritanomaly")
 SHOWN = {"deuteranomaly": "deuteranopia", "protanomaly": "protanopia", "tritanomaly": "tritanopia"}
+# one pair of colours as measured: the least ΔE under a deficiency, that deficiency, the difference
+# in lightness
+Measure = tuple[float, str, float]
 
 
-def palette_findings(model: GameModel) -> list[Finding]:
+def palette_findings(model: GameModel, cache: Path | None = None) -> list[Finding]:
     """A warning for each pair of a vocabulary's colours closer than `guards.colour_delta_e` under
     a simulated colour-vision deficiency, and a note for each pair closer than `guards.grey_delta`
-    in lightness (alike in greyscale)."""
+    in lightness (alike in greyscale). With `cache` (a folder, speed.cache), each palette's measures
+    are kept there by its colours (once a run has made the folder: loading a model creates none),
+    so a run whose palettes were measured before imports neither numpy nor colorspacious."""
+    vocabs = [(v, c) for v in model.vocabularies.values() if len(c := _colours(v)) >= 2]
+    if not vocabs:
+        return []
+    store = Store(cache)
+    name = f"palette-{code_digest(__name__)}"
+    kept = store.get(name) if store.on else None
+    kept = kept if isinstance(kept, dict) else {}
     out: list[Finding] = []
-    for vocab in model.vocabularies.values():
-        coloured = _colours(vocab)
-        if len(coloured) >= 2:
-            out += _pairs(model, vocab, coloured)
+    changed = False
+    for vocab, coloured in vocabs:
+        key = repr([c[3] for c in coloured])
+        measures = kept.get(key)
+        if not _well_formed(measures, len(coloured)):
+            measures = kept[key] = _measures([c[3] for c in coloured])
+            changed = True
+        assert measures is not None
+        out += _pairs(model, vocab, coloured, measures)
+    if changed and store.on and cache is not None and cache.is_dir():  # loading makes no folder
+        store.put(name, kept, stale="palette-*")
     return out
+
+
+def _well_formed(measures: Any, n: int) -> bool:
+    """Whether kept measures are a palette's of n colours: one (float, str, float) per pair."""
+    return (
+        isinstance(measures, list)
+        and len(measures) == n * (n - 1) // 2
+        and all(
+            isinstance(m, tuple)
+            and len(m) == 3
+            and isinstance(m[0], float)
+            and m[1] in DEFICIENCIES
+            and isinstance(m[2], float)
+            for m in measures
+        )
+    )
 
 
 def _colours(vocab: Vocabulary) -> list[tuple[str, str, tuple[int, int], tuple[float, ...]]]:
@@ -53,16 +91,14 @@ def _rgb(value: Any) -> tuple[float, ...] | None:
         return None
 
 
-def _pairs(
-    model: GameModel,
-    vocab: Vocabulary,
-    coloured: list[tuple[str, str, tuple[int, int], tuple[float, ...]]],
-) -> list[Finding]:
+def _measures(colours: list[tuple[float, ...]]) -> list[Measure]:
+    """Each pair of the colours (in `combinations` order) measured: the least ΔE in CAM02-UCS
+    between them as a deficiency shows them, which deficiency, and their difference in
+    lightness."""
     import numpy as np
-    from colorspacious import cspace_convert, deltaE  # lazy: only a game with colours pays
+    from colorspacious import cspace_convert, deltaE  # lazy: only a palette not yet measured
 
-    guards = model.guards
-    rgb = np.array([c[3] for c in coloured])
+    rgb = np.array(colours)
     seen = {
         kind: np.clip(
             cspace_convert(rgb, {"name": "sRGB1+CVD", "cvd_type": kind, "severity": 100}, "sRGB1"),
@@ -72,13 +108,27 @@ def _pairs(
         for kind in DEFICIENCIES
     }
     lightness = cspace_convert(rgb, "sRGB1", "CAM02-UCS")[:, 0]
-    out = []
-    for i, j in combinations(range(len(coloured)), 2):
-        (a, ca, at, _), (b, cb, _, _) = coloured[i], coloured[j]
+    out: list[Measure] = []
+    for i, j in combinations(range(len(colours)), 2):
         close = [
             (float(deltaE(seen[k][i], seen[k][j], input_space="sRGB1")), k) for k in DEFICIENCIES
         ]
         worst, kind = min(close)
+        out.append((worst, kind, abs(float(lightness[i] - lightness[j]))))
+    return out
+
+
+def _pairs(
+    model: GameModel,
+    vocab: Vocabulary,
+    coloured: list[tuple[str, str, tuple[int, int], tuple[float, ...]]],
+    measures: list[Measure],
+) -> list[Finding]:
+    guards = model.guards
+    out = []
+    pairs = combinations(range(len(coloured)), 2)
+    for (i, j), (worst, kind, grey) in zip(pairs, measures):
+        (a, ca, at, _), (b, cb, _, _) = coloured[i], coloured[j]
         if worst < guards.colour_delta_e:
             out.append(
                 Finding(
@@ -94,7 +144,6 @@ def _pairs(
                     "change one colour's lightness, and show the value by a symbol or word too",
                 )
             )
-        grey = abs(float(lightness[i] - lightness[j]))
         if grey < guards.grey_delta:
             out.append(
                 Finding(

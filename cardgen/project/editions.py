@@ -21,7 +21,9 @@ def with_edition(ws: Workspace, game: str, lang: str | None) -> Workspace:
     if not lang:
         return ws
     ws.check_game(game)
-    model, _ = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
+    model, _ = load_model(
+        ws.model_path(game), ws.shown(ws.model_path(game)), game, ws.shared_dir(game) / ".cache"
+    )
     if model is None:  # the command reports the model's errors
         return replace(ws, edition=lang)
     return replace(ws, edition=check_edition(model, game, lang))
@@ -59,5 +61,7 @@ def tag_edition(
 def has_editions(ws: Workspace, game: str) -> bool:
     """Whether the game's model declares editions (a model that does not load: no)."""
     ws.check_game(game)
-    model, _ = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
+    model, _ = load_model(
+        ws.model_path(game), ws.shown(ws.model_path(game)), game, ws.shared_dir(game) / ".cache"
+    )
     return model is not None and model.editions is not None

@@ -38,13 +38,14 @@ def load_game(
     ws: Workspace, game: str, progress: Callable[[str, int, int], None] | None = None
 ) -> LoadedGame:
     ws.check_game(game)
-    model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game)
+    cache = ws.shared_dir(game) / ".cache"
+    model, findings = load_model(ws.model_path(game), ws.shown(ws.model_path(game)), game, cache)
     catalog, card_findings = read_cards(
         game,
         ws.cards_dir(game),
         ws.root,
         progress,
-        cache=ws.shared_dir(game) / ".cache",
+        cache=cache,
         max_bytes=card_file_bytes(model.card_file_mb if model else None),
     )
     loaded = LoadedGame(ws, game, model, catalog, findings + card_findings)

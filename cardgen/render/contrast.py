@@ -5,48 +5,28 @@ against what its face draws beneath it, rasterised without the text, by WCAG con
 from __future__ import annotations
 
 import hashlib
-import io
-from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable
-
-from reportlab.pdfgen.canvas import Canvas
+from typing import Any, Iterable, Iterator
 
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.guards import Guards
 from ..speed.cache import Store
 from ..speed.codekey import code_digest
-from . import richtext as rt
-from .elements import as_length
+from .facetexts import Text, face_texts
 from .fonts import FontSet
-from .paint import BASELINE, paint_op
 from .prepared import Op, PreparedFace
-from .values import rgb255
 
 DPI = 96  # the background's raster: a 6 pt capital is about 6 px tall
 WORST = 0.1  # the share of the area under the glyphs that may have less contrast unreported
 BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
 SHOWN_CARDS = 3
-KEEP_RASTERS = 64  # backgrounds kept at once in a run (about 0.3 MB each at DPI)
-Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
+KEEP_RASTERS = 64  # backgrounds drawn and kept at once (about 0.3 MB each at DPI)
+WINDOW = 128  # faces planned and measured at a time
 Result = tuple[float, str]  # the ratio, the colour beneath
 # one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
 Measured = tuple[int, str, str, float, bool, float, str]
-
-
-@dataclass(frozen=True)
-class Text:
-    """One text as drawn on a face: its element, where its glyphs stand, its ink and size."""
-
-    n: int  # the element's index in the template
-    index: int  # the op's index on the face (what is drawn before it lies beneath it)
-    rects: tuple[Rect, ...]
-    ink: tuple[int, int, int]
-    alpha: float
-    size: float
-    bold: bool
-    what: str  # 'name', or 'badge power's label'
 
 
 class ContrastCache:
@@ -91,94 +71,10 @@ def hex_of(rgb: tuple[float, ...]) -> str:
     return "#" + "".join(f"{round(c):02x}" for c in rgb[:3])
 
 
-def _bold(stem: str) -> bool:
-    return any(w in stem.lower() for w in ("bold", "black", "heavy"))
-
-
-def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
-    """Every text of the face with the rectangles its glyphs cover (capital height over each
-    line's baseline), as render.paint lays them."""
-    out = []
-    for index, op in enumerate(face.ops):
-        n = int(op.props.get("_n", -1))
-        if op.type == "text" and op.fit is not None and op.family is not None:
-            ink = rgb255(op.props.get("color")) or (0, 0, 0)
-            alpha = op.props.get("opacity")
-            out.append(
-                Text(
-                    n,
-                    index,
-                    _text_rects(op, fonts),
-                    ink,
-                    float(alpha) if alpha not in (None, "") else 1.0,
-                    op.fit.layout.size,
-                    _bold(op.family.regular),
-                    f"'{op.props.get('_id') or 'text'}'",
-                )
-            )
-        elif op.type == "badge":
-            out += _badge_texts(op, n, index, face, fonts)
-    return [t for t in out if t.rects]
-
-
-def _text_rects(op: Op, fonts: FontSet) -> tuple[Rect, ...]:
-    assert op.fit is not None and op.family is not None
-    lay = op.fit.layout
-    size, line_h = lay.size, lay.size * lay.leading
-    x0, top, w, h = op.box
-    valign = op.props.get("valign") or "top"
-    if valign == "middle":
-        top += max(0.0, (h - lay.height) / 2)
-    elif valign == "bottom":
-        top += max(0.0, h - lay.height)
-    align = op.props.get("align") or "left"
-    cap = fonts.cap_height(op.family.regular, size)
-    baseline = top + size * BASELINE
-    rects = []
-    for i, line in enumerate(lay.lines):
-        if i > 0:
-            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
-            if lay.rule_after is not None and i == lay.rule_after + 1:
-                baseline += size * 0.8
-        if line.width <= 0:
-            continue
-        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
-        rects.append((x, baseline - cap, x + line.width, baseline))
-    return tuple(rects)
-
-
-def _badge_texts(op: Op, n: int, index: int, face: PreparedFace, fonts: FontSet) -> list[Text]:
-    """A badge's value and its label, centred as render.paint draws them."""
-    x, y, w, h = op.box
-    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
-    ink = rgb255(op.props.get("color")) or (255, 255, 255)
-    name = f"badge '{op.props.get('_id') or 'badge'}'"
-    out = []
-    text = str(op.props.get("text") or "")
-    label = str(op.props.get("label") or "")
-    if text:
-        stem = family["regular"]
-        size = as_length(op.props.get("size"), h * 0.55)
-        while size > 4 and fonts.width(stem, text, size) > w * 0.86:
-            size -= 0.25
-        tw, cap = fonts.width(stem, text, size), fonts.cap_height(stem, size)
-        cy = y + h / 2 + (h * 0.08 if label else 0)
-        rect = (x + (w - tw) / 2, cy - cap / 2, x + (w + tw) / 2, cy + cap / 2)
-        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its value)"))
-    if label:
-        fonts_of = face.template.fonts
-        stem = fonts_of.get(op.props.get("label_font") or "", family)["regular"]
-        size = as_length(op.props.get("label_size"), h * 0.2)
-        tw, cap = fonts.width(stem, label, size), fonts.cap_height(stem, size)
-        base = y + h * 0.3
-        rect = (x + (w - tw) / 2, base - cap, x + (w + tw) / 2, base)
-        out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its label)"))
-    return out
-
-
-def beneath(face: PreparedFace, text: Text) -> list[Op]:
+def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
     """What the face draws before the text where its glyphs stand (a badge's own shape without its
-    words): cost symbols and other text are left out."""
+    words), each op with its index on the face (-1: that badge): cost symbols and other text are
+    left out."""
     left = min(r[0] for r in text.rects)
     top = min(r[1] for r in text.rects)
     right = max(r[2] for r in text.rects)
@@ -188,51 +84,48 @@ def beneath(face: PreparedFace, text: Text) -> list[Op]:
         if op.type in ("text", "icons"):
             continue
         if i == text.index:
-            op = Op(op.type, op.box, {**op.props, "text": "", "label": ""})
-        elif op.type != "line":
+            out.append((-1, Op(op.type, op.box, {**op.props, "text": "", "label": ""})))
+            continue
+        if op.type != "line":
             x, y, w, h = op.box
             if x > right or y > bottom or x + w < left or y + h < top:
                 continue
-        out.append(op)
+        out.append((i, op))
     return out
 
 
-def _drawn(ops: list[Op], face: PreparedFace) -> str:
-    """What the ops draw, as a key: their kinds, boxes and properties (and pictures' files)."""
-    plain = [
-        (op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k not in ("_n",)))
-        for op in ops
-    ]
-    return repr((plain, face.width, face.height, face.bleed, sorted(face.images)))
+def _op_drawn(op: Op) -> str:
+    """What one op draws, as a key: its kind, box and properties."""
+    return repr((op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k != "_n")))
 
 
-def _raster(ops: list[Op], face: PreparedFace, fonts: FontSet, model: Any) -> Any:
-    """The ops rasterised at DPI on white paper, top-left at the bleed box's corner."""
-    import pypdfium2 as pdfium
+class _Drawn:
+    """What a face's ops draw, as keys: their kinds, boxes and properties (and the face's size and
+    pictures' files), each op's made once for all the face's texts."""
 
-    from .raster import PDFIUM
+    def __init__(self, face: PreparedFace) -> None:
+        self.face = face
+        self.ops: dict[int, str] = {}
+        self.tail = repr((face.width, face.height, face.bleed, sorted(face.images)))
 
-    buffer = io.BytesIO()
-    c = Canvas(buffer, pagesize=(face.width + 2 * face.bleed, face.height + 2 * face.bleed))
-    alone = PreparedFace(face.key, face.template, face.width, face.height, face.bleed, ops)
-    for op in ops:
-        c.saveState()
-        paint_op(c, op, alone, fonts, model)
-        c.restoreState()
-    c.showPage()
-    c.save()
-    with PDFIUM:
-        doc = pdfium.PdfDocument(buffer.getvalue())
-        image = doc[0].render(scale=DPI / 72, draw_annots=False).to_pil().convert("RGB")
-        doc.close()
-    return image
+    def key(self, ops: list[tuple[int, Op]]) -> str:
+        parts = []
+        for i, op in ops:
+            if i < 0:
+                parts.append(_op_drawn(op))
+                continue
+            part = self.ops.get(i)
+            if part is None:
+                part = self.ops[i] = _op_drawn(op)
+            parts.append(part)
+        return "\x1f".join(parts) + "\x1e" + self.tail
 
 
 def measure(image: Any, text: Text, bleed: float) -> Result:
     """The contrast the worst tenth of the area under the glyphs gives the text, and the colour
     there."""
     s = DPI / 72
-    counts: dict[tuple[int, ...], int] = {}
+    boxes = []
     for left, top, right, bottom in text.rects:
         box = (
             max(0, int((left + bleed) * s)),
@@ -240,13 +133,25 @@ def measure(image: Any, text: Text, bleed: float) -> Result:
             min(image.width, max(int((left + bleed) * s) + 1, round((right + bleed) * s))),
             min(image.height, max(int((top + bleed) * s) + 1, round((bottom + bleed) * s))),
         )
-        if box[2] <= box[0] or box[3] <= box[1]:
-            continue
+        if box[2] > box[0] and box[3] > box[1]:
+            boxes.append(box)
+    if not boxes:
+        return 21.0, "#ffffff"
+    if len(boxes) > 1:  # one colour all over the boxes' bounds: that colour is beneath every glyph
+        bounds = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        found = image.crop(bounds).getcolors(1)
+        if found:
+            boxes = [bounds]
+    counts: dict[tuple[int, ...], int] = {}
+    for box in boxes:
         crop = image.crop(box)
         for count, rgb in crop.getcolors(crop.width * crop.height) or []:
             counts[rgb] = counts.get(rgb, 0) + count
-    if not counts:
-        return 21.0, "#ffffff"
     a = text.alpha
     scored = []
     for rgb, count in counts.items():
@@ -277,65 +182,150 @@ def contrast_findings(
     low: dict[tuple, list[str]] = {}
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
-    for card, face in faces:
-        key = face.picture_key()
-        measured = faces_known.get(key)
-        if measured is None:
-            measured = _measure_face(face, fonts, model, known, rasters, failed)
-            if measured is not None:
-                faces_known[key] = measured
-            if cache is not None:
-                cache.changed = True
-        for n, what, ink, size, bold, value, under in measured or []:
-            large = size >= guards.large_type - 0.01 or (
-                bold and size >= guards.large_type * BOLD_LARGE - 0.01
-            )
-            least = guards.contrast_large if large else guards.contrast_body
-            if value < least - 0.005 and 0 <= n < len(face.template.elements):
-                element = face.template.elements[n]
-                place = (element.file, element.line, element.column, face.template.name)
-                where[place] = element
-                cards = low.setdefault((place, what, ink, under, value, least, large), [])
-                if card.id not in cards:
-                    cards.append(card.id)
+    for window in _windows(faces):  # a window's plans at a time: memory bounded by the window
+        plans = _plans(window, fonts, faces_known)  # what each face not yet measured asks for
+        broken = _measure_plans(plans, fonts, model, known, rasters)
+        for card, face in window:
+            key = face.picture_key()
+            measured = faces_known.get(key)
+            if measured is None:
+                measured = _measured(face, plans[key][1], known, broken, failed)
+                if measured is not None:
+                    faces_known[key] = measured
+                if cache is not None:
+                    cache.changed = True
+            for n, what, ink, size, bold, value, under in measured or []:
+                large = size >= guards.large_type - 0.01 or (
+                    bold and size >= guards.large_type * BOLD_LARGE - 0.01
+                )
+                least = guards.contrast_large if large else guards.contrast_body
+                if value < least - 0.005 and 0 <= n < len(face.template.elements):
+                    element = face.template.elements[n]
+                    place = (element.file, element.line, element.column, face.template.name)
+                    where[place] = element
+                    cards = low.setdefault((place, what, ink, under, value, least, large), [])
+                    if card.id not in cards:
+                        cards.append(card.id)
     return list(failed.values()) + [
         _finding(where[place], place[3], what, ink, under, value, least, large, shown)
         for (place, what, ink, under, value, least, large), shown in low.items()
     ]
 
 
-def _measure_face(
-    face: PreparedFace,
+def _windows(
+    faces: Iterable[tuple[Card, PreparedFace]],
+) -> Iterator[list[tuple[Card, PreparedFace]]]:
+    """The faces, WINDOW at a time."""
+    it = iter(faces)
+    while window := list(islice(it, WINDOW)):
+        yield window
+
+
+# a face's texts to measure: each with what is drawn beneath it (its key, its ops) and its measure's
+# key among the known ones
+Plan = list[tuple[Text, str, list[Op], str]]
+
+
+def _plans(
+    faces: list[tuple[Card, PreparedFace]], fonts: FontSet, faces_known: dict[str, list[Measured]]
+) -> dict[str, tuple[PreparedFace, Plan]]:
+    """What each face not yet measured asks for, by its picture key."""
+    plans: dict[str, tuple[PreparedFace, Plan]] = {}
+    for _, face in faces:
+        key = face.picture_key()
+        if key in faces_known or key in plans:
+            continue
+        plan: Plan = []
+        plans[key] = (face, plan)
+        keys = _Drawn(face)
+        for text in face_texts(face, fonts):
+            if not 0 <= text.n < len(face.template.elements):
+                continue
+            under = _beneath(face, text)
+            drawn = keys.key(under)
+            known = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode())
+            plan.append((text, drawn, [op for _, op in under], known.hexdigest()[:24]))
+    return plans
+
+
+def _measure_plans(
+    plans: dict[str, tuple[PreparedFace, Plan]],
     fonts: FontSet,
     model: Any,
     known: dict[str, Result],
     rasters: dict[str, Any],
+) -> dict[str, Exception]:
+    """Every text the plans ask for and `known` lacks measured into it, each background drawn once
+    (KEEP_RASTERS of them drawn and rasterised together at a time, and kept in `rasters` for the
+    next windows); what could not be, the exception by the background's key (it could not be
+    drawn) or the text's (not measured)."""
+    from .raster import face_images
+
+    wanted: dict[str, list[tuple[Text, str]]] = {}  # by what is drawn beneath
+    grounds: dict[str, tuple[list[Op], PreparedFace]] = {}
+    for face, plan in plans.values():
+        for text, drawn, ops, key in plan:
+            if key not in known:
+                wanted.setdefault(drawn, []).append((text, key))
+                grounds.setdefault(drawn, (ops, face))
+    broken: dict[str, Exception] = {}
+    order = [drawn for drawn in wanted if drawn not in rasters]
+    for drawn in wanted:
+        if drawn in rasters:
+            _measure_on(rasters[drawn], wanted[drawn], grounds[drawn][1].bleed, known, broken)
+    for start in range(0, len(order), KEEP_RASTERS):
+        batch = order[start : start + KEEP_RASTERS]
+        if len(rasters) + len(batch) > KEEP_RASTERS:  # at most KEEP_RASTERS held at once
+            rasters.clear()
+        try:
+            images = face_images([grounds[d] for d in batch], fonts, model, DPI)
+        except Exception as exc:  # no background of the batch: each text's finding says why
+            images = [exc] * len(batch)
+        for drawn, image in zip(batch, images):
+            if isinstance(image, Exception):
+                broken[drawn] = image
+                continue
+            rasters[drawn] = image
+            _measure_on(image, wanted[drawn], grounds[drawn][1].bleed, known, broken)
+    return broken
+
+
+def _measure_on(
+    image: Any,
+    texts: list[tuple[Text, str]],
+    bleed: float,
+    known: dict[str, Result],
+    broken: dict[str, Exception],
+) -> None:
+    """The texts measured on their background into `known` (by their keys), or into `broken`."""
+    for text, key in texts:
+        if key in known:
+            continue
+        try:
+            known[key] = measure(image, text, bleed)
+        except Exception as exc:  # a guard that fails is a finding, never a crash
+            broken[key] = exc
+
+
+def _measured(
+    face: PreparedFace,
+    plan: Plan,
+    known: dict[str, Result],
+    broken: dict[str, Exception],
     failed: dict[tuple, Finding],
 ) -> list[Measured] | None:
     """Each text of the face measured against what is drawn beneath it (None when one could not
     be: its finding is in `failed`)."""
     out: list[Measured] = []
     complete = True
-    for text in face_texts(face, fonts):
-        if not 0 <= text.n < len(face.template.elements):
-            continue
-        ops = beneath(face, text)
-        drawn = _drawn(ops, face)
-        key = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode()).hexdigest()
-        found = known.get(key[:24])
+    for text, drawn, _, key in plan:
+        found = known.get(key)
         if found is None:
-            try:
-                image = rasters.get(drawn)
-                if image is None:
-                    if len(rasters) >= KEEP_RASTERS:
-                        rasters.clear()
-                    image = rasters[drawn] = _raster(ops, face, fonts, model)
-                found = known[key[:24]] = measure(image, text, face.bleed)
-            except Exception as exc:  # a guard that fails is a finding, never a crash
-                element = face.template.elements[text.n]
-                failed.setdefault((element.file, element.line), _unmeasured(element, exc))
-                complete = False
-                continue
+            element = face.template.elements[text.n]
+            exc = broken.get(key) or broken.get(drawn) or RuntimeError("not measured")
+            failed.setdefault((element.file, element.line), _unmeasured(element, exc))
+            complete = False
+            continue
         value, under = found
         out.append((text.n, text.what, hex_of(text.ink), text.size, text.bold, value, under))
     return out if complete else None

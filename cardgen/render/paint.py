@@ -118,9 +118,12 @@ def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:
     )
 
 
-def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
-    assert op.fit is not None and op.family is not None
-    lay, family = op.fit.layout, op.family
+def text_lines(op: Op) -> list[tuple[rt.Line, float, float, float | None]]:
+    """Each line of a fitted text as it is drawn: the line, its left edge and its baseline in
+    template space (y down), and the height of the rule drawn above it (None: no rule). The one
+    layout of a text's lines: painting and the contrast guard (render.contrast) both read it."""
+    assert op.fit is not None
+    lay = op.fit.layout
     size, line_h = lay.size, lay.size * lay.leading
     x0, top, w, h = op.box
     valign = op.props.get("valign") or "top"
@@ -128,33 +131,46 @@ def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: Ga
         top += max(0.0, (h - lay.height) / 2)
     elif valign == "bottom":
         top += max(0.0, h - lay.height)
-    ink = colour(op.props.get("color"), "#000000")
-    alpha = op.props.get("opacity")
     align = op.props.get("align") or "left"
-    space = fonts.width(family.regular, " ", size)
-    icon_font = _icon_font(face, family)
-    cap = fonts.cap_height(family.regular, size)
     baseline = top + size * BASELINE
-    text = c.beginText()  # one text object per block: far cheaper than a drawString per run
-    text.setFillColor(ink)
-    if alpha not in (None, ""):
-        c.setFillAlpha(float(alpha))
-    icons: list[tuple[str, float, float]] = []
+    out: list[tuple[rt.Line, float, float, float | None]] = []
     for i, line in enumerate(lay.lines):
+        rule_y = None
         if i > 0:
             baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
             if lay.rule_after is not None and i == lay.rule_after + 1:
                 rule_y = baseline - line_h * 0.5 - size * 0.15
                 baseline += size * 0.8
-                c.setStrokeColor(colour(op.props.get("rule_color"), "#9a8f7a"))
-                c.setLineWidth(0.4)
-                c.line(
-                    face.bleed + x0 + w * 0.2,
-                    _y(face, rule_y + size * 0.4),
-                    face.bleed + x0 + w * 0.8,
-                    _y(face, rule_y + size * 0.4),
-                )
         x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
+        out.append((line, x, baseline, rule_y))
+    return out
+
+
+def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
+    assert op.fit is not None and op.family is not None
+    lay, family = op.fit.layout, op.family
+    size = lay.size
+    x0, _, w, _ = op.box
+    ink = colour(op.props.get("color"), "#000000")
+    alpha = op.props.get("opacity")
+    space = fonts.width(family.regular, " ", size)
+    icon_font = _icon_font(face, family)
+    cap = fonts.cap_height(family.regular, size)
+    text = c.beginText()  # one text object per block: far cheaper than a drawString per run
+    text.setFillColor(ink)
+    if alpha not in (None, ""):
+        c.setFillAlpha(float(alpha))
+    icons: list[tuple[str, float, float]] = []
+    for line, x, baseline, rule_y in text_lines(op):
+        if rule_y is not None:
+            c.setStrokeColor(colour(op.props.get("rule_color"), "#9a8f7a"))
+            c.setLineWidth(0.4)
+            c.line(
+                face.bleed + x0 + w * 0.2,
+                _y(face, rule_y + size * 0.4),
+                face.bleed + x0 + w * 0.8,
+                _y(face, rule_y + size * 0.4),
+            )
         y_pdf = _y(face, baseline)
         if not any(a.icon or a.style or a.text in rt.SIGNS for word in line.words for a in word):
             whole = " ".join(["".join([a.text for a in word]) for word in line.words])
@@ -300,22 +316,34 @@ def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
         c.drawPath(path, stroke=int(stroke), fill=int(fill))
     else:
         c.roundRect(x, y, w, h, min(w, h) * 0.2, stroke=int(stroke), fill=int(fill))
+    text, stem, size, label, lstem, lsize = badge_words(op, face, fonts)
+    c.setFillColor(colour(op.props.get("color"), "#ffffff"))
+    cy = y + h / 2 - (h * 0.08 if label else 0)
+    c.setFont(fonts.name(stem), size)
+    c.drawCentredString(x + w / 2, cy - fonts.cap_height(stem, size) / 2, text)
+    if label:
+        c.setFont(fonts.name(lstem), lsize)
+        c.drawCentredString(x + w / 2, y + h * 0.7, label)
+
+
+def badge_words(
+    op: Op, face: PreparedFace, fonts: FontSet
+) -> tuple[str, str, float, str, str, float]:
+    """A badge's value and label as they are drawn: the value, its font and size (shrunk until it
+    fits 86 % of the badge's width), the label, its font and size. The value is centred on the
+    badge (lowered by 8 % of its height under a label); the label's baseline is 30 % down it. The
+    one layout of a badge's words: painting and the contrast guard (render.contrast) read it."""
+    _, _, w, h = op.box
     text = str(op.props.get("text") or "")
     family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
     stem = family["regular"]
     size = as_length(op.props.get("size"), h * 0.55)
     while size > 4 and fonts.width(stem, text, size) > w * 0.86:
         size -= 0.25
-    c.setFillColor(colour(op.props.get("color"), "#ffffff"))
     label = str(op.props.get("label") or "")
-    cy = y + h / 2 - (h * 0.08 if label else 0)
-    c.setFont(fonts.name(stem), size)
-    c.drawCentredString(x + w / 2, cy - fonts.cap_height(stem, size) / 2, text)
-    if label:
-        lsize = as_length(op.props.get("label_size"), h * 0.2)
-        lstem = face.template.fonts.get(op.props.get("label_font") or "", family)["regular"]
-        c.setFont(fonts.name(lstem), lsize)
-        c.drawCentredString(x + w / 2, y + h * 0.7, label)
+    lsize = as_length(op.props.get("label_size"), h * 0.2)
+    lstem = face.template.fonts.get(op.props.get("label_font") or "", family)["regular"]
+    return text, stem, size, label, lstem, lsize
 
 
 def _paint_missing(

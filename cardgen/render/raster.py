@@ -13,9 +13,10 @@ from ..model.game import GameModel
 from ..speed.parallel import Pool, PoolLost
 from ..speed.parallel import workers as pool_workers
 from .fonts import FontSet
+from .paint import paint_op
 from .pdfsheets import define_forms, new_canvas
 from .pen import Recordings
-from .prepared import PreparedFace
+from .prepared import Op, PreparedFace
 from .vendors import Canvas, bleed_for
 
 PNG_LEVEL = (
@@ -72,6 +73,47 @@ def faces_pdf(
         c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def face_images(
+    pages: list[tuple[list[Op], PreparedFace]], fonts: FontSet, model: GameModel, dpi: float
+) -> list[Any]:
+    """Each page's ops drawn alone on white paper (its face's bleed box) and rasterised at `dpi`, as
+    an RGB image: all in one PDF, opened once (the contrast guard's backgrounds). In place of the
+    image of a page that could not be drawn or rasterised, the exception."""
+    import pypdfium2 as pdfium
+    from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+
+    buffer = io.BytesIO()
+    c = PdfCanvas(buffer)
+    out: list[Any] = []
+    for ops, face in pages:
+        c.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
+        alone = PreparedFace(face.key, face.template, face.width, face.height, face.bleed, ops)
+        try:
+            for op in ops:
+                c.saveState()
+                paint_op(c, op, alone, fonts, model)
+                c.restoreState()
+            out.append(None)
+        except Exception as exc:  # this page only: the others are drawn and measured
+            out.append(exc)
+        c.showPage()
+    c.save()
+    try:
+        with PDFIUM:
+            doc = pdfium.PdfDocument(buffer.getvalue())
+            for i, failed in enumerate(out):
+                if failed is None:
+                    try:
+                        out[i] = doc[i].render(scale=dpi / 72, draw_annots=False).to_pil()
+                        out[i] = out[i].convert("RGB")
+                    except Exception as exc:
+                        out[i] = exc
+            doc.close()
+    except Exception as exc:  # the whole document: every page's measure fails alike
+        return [exc if isinstance(o, Exception) or o is None else o for o in out]
+    return out
 
 
 JPEG_QUALITY = (

@@ -4,7 +4,10 @@ game."""
 
 from __future__ import annotations
 
+import pytest
+
 from cardgen.core.workspace import Workspace
+from cardgen.model import palette
 from cardgen.model.guards import Guards
 from cardgen.project.check import check_game
 from cardgen.project.loaded import load_game
@@ -127,3 +130,23 @@ def test_colours_alike_to_colour_blind_players_are_a_warning(scratch_ws: Workspa
             "J'), below 10: printed in greyscale they look alike",
         ),
     ]
+
+
+def test_a_kept_palette_gives_what_the_plain_path_gives(
+    scratch_ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # measured once into output/GAME/.cache (made by a run, never by loading), then read from it
+    _model_edit(scratch_ws, 'color: "#33a"', 'color: "#2e8b3e"')
+    _model_edit(scratch_ws, 'color: "#a33"', 'color: "#b8322a"')
+    cache = scratch_ws.output_dir("clean") / ".cache"
+    plain = [f for f in load_game(scratch_ws, "clean").findings if f.code in PALETTE]
+    assert plain and not cache.exists()  # loading makes no folder
+    cache.mkdir(parents=True)
+    assert [f for f in load_game(scratch_ws, "clean").findings if f.code in PALETTE] == plain
+    assert [p.name.split("-")[0] for p in cache.glob("palette-*")] == ["palette"]
+
+    def unmeasured(colours: object) -> None:
+        raise AssertionError("a kept palette is measured again")
+
+    monkeypatch.setattr(palette, "_measures", unmeasured)
+    assert [f for f in load_game(scratch_ws, "clean").findings if f.code in PALETTE] == plain

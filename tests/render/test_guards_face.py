@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -247,15 +248,17 @@ def test_the_stamp_is_drawn_in_the_box_the_template_declares(scratch_ws: Workspa
     assert tab_box(template, 30, 8, "left")[0] == x
 
 
+@pytest.mark.parametrize("where", ["face_images", "paint_op"])
 def test_a_background_that_cannot_be_drawn_is_a_finding_not_a_crash(
-    scratch_ws: Workspace, monkeypatch
+    scratch_ws: Workspace, monkeypatch, where: str
 ) -> None:
-    import cardgen.render.contrast as contrast
+    # no background rasterised at all, or each one failing as it is drawn (render.raster)
+    import cardgen.render.raster as raster
 
     def broken(*args: object) -> None:
         raise ValueError("no PDFium here")
 
-    monkeypatch.setattr(contrast, "_raster", broken)
+    monkeypatch.setattr(raster, where, broken)
     found = [
         f for f in validate_game(scratch_ws, "clean").findings if f.code.startswith("contrast")
     ]
