@@ -1,17 +1,69 @@
-"""Turn a prepared face into its texts as drawn: the rectangles each text's glyphs cover (and each
-badge's value and label), its ink and printed size, as render.paint lays them (what the contrast
-guard measures)."""
+"""Turn a prepared face into its texts as drawn: where a fitted text's lines and a badge's words
+stand (the one layout render.paint draws), and the rectangles each text's glyphs cover, its ink and
+printed size (what the contrast guard measures)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import richtext as rt
 from .fonts import FontSet
-from .paint import badge_words, text_lines
 from .prepared import Op, PreparedFace
+from .template import as_length
 from .values import rgb255
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom in template space (y down)
+
+
+BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
+
+
+def text_lines(op: Op) -> list[tuple[rt.Line, float, float, float | None]]:
+    """Each line of a fitted text as it is drawn: the line, its left edge and its baseline in
+    template space (y down), and the height of the rule drawn above it (None: no rule). The one
+    layout of a text's lines: painting and the contrast guard (render.contrast) both read it."""
+    assert op.fit is not None
+    lay = op.fit.layout
+    size, line_h = lay.size, lay.size * lay.leading
+    x0, top, w, h = op.box
+    valign = op.props.get("valign") or "top"
+    if valign == "middle":
+        top += max(0.0, (h - lay.height) / 2)
+    elif valign == "bottom":
+        top += max(0.0, h - lay.height)
+    align = op.props.get("align") or "left"
+    baseline = top + size * BASELINE
+    out: list[tuple[rt.Line, float, float, float | None]] = []
+    for i, line in enumerate(lay.lines):
+        rule_y = None
+        if i > 0:
+            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
+            if lay.rule_after is not None and i == lay.rule_after + 1:
+                rule_y = baseline - line_h * 0.5 - size * 0.15
+                baseline += size * 0.8
+        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
+        out.append((line, x, baseline, rule_y))
+    return out
+
+
+def badge_words(
+    op: Op, face: PreparedFace, fonts: FontSet
+) -> tuple[str, str, float, str, str, float]:
+    """A badge's value and label as they are drawn: the value, its font and size (shrunk until it
+    fits 86 % of the badge's width), the label, its font and size. The value is centred on the
+    badge (lowered by 8 % of its height under a label); the label's baseline is 30 % down it. The
+    one layout of a badge's words: painting and the contrast guard (render.contrast) read it."""
+    _, _, w, h = op.box
+    text = str(op.props.get("text") or "")
+    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
+    stem = family["regular"]
+    size = as_length(op.props.get("size"), h * 0.55)
+    while size > 4 and fonts.width(stem, text, size) > w * 0.86:
+        size -= 0.25
+    label = str(op.props.get("label") or "")
+    lsize = as_length(op.props.get("label_size"), h * 0.2)
+    lstem = face.template.fonts.get(op.props.get("label_font") or "", family)["regular"]
+    return text, stem, size, label, lstem, lsize
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,12 @@ from reportlab.pdfgen.canvas import Canvas
 from ..model.game import GameModel
 from . import imagefile
 from . import richtext as rt
+from .facetexts import badge_words, text_lines
 from .fonts import FontSet
 from .icons import draw_icon
 from .prepared import OVERFLOW_RED, Op, PreparedFace
 from .template import as_length
 from .values import colour, cost_sequence
-
-BASELINE = 0.9  # first baseline below the top of a text block, as a fraction of the font size
 
 
 def _rect(
@@ -116,34 +115,6 @@ def _icon_font(face: PreparedFace, family: rt.Family | None) -> str:
         if spec
         else (family.bold if family else next(iter(face.template.fonts.values()))["bold"])
     )
-
-
-def text_lines(op: Op) -> list[tuple[rt.Line, float, float, float | None]]:
-    """Each line of a fitted text as it is drawn: the line, its left edge and its baseline in
-    template space (y down), and the height of the rule drawn above it (None: no rule). The one
-    layout of a text's lines: painting and the contrast guard (render.contrast) both read it."""
-    assert op.fit is not None
-    lay = op.fit.layout
-    size, line_h = lay.size, lay.size * lay.leading
-    x0, top, w, h = op.box
-    valign = op.props.get("valign") or "top"
-    if valign == "middle":
-        top += max(0.0, (h - lay.height) / 2)
-    elif valign == "bottom":
-        top += max(0.0, h - lay.height)
-    align = op.props.get("align") or "left"
-    baseline = top + size * BASELINE
-    out: list[tuple[rt.Line, float, float, float | None]] = []
-    for i, line in enumerate(lay.lines):
-        rule_y = None
-        if i > 0:
-            baseline += line_h + (size * rt.PARA_GAP if line.paragraph_start else 0.0)
-            if lay.rule_after is not None and i == lay.rule_after + 1:
-                rule_y = baseline - line_h * 0.5 - size * 0.15
-                baseline += size * 0.8
-        x = x0 + {"center": (w - line.width) / 2, "right": w - line.width}.get(align, 0.0)
-        out.append((line, x, baseline, rule_y))
-    return out
 
 
 def _paint_text(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
@@ -324,26 +295,6 @@ def _paint_badge(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
     if label:
         c.setFont(fonts.name(lstem), lsize)
         c.drawCentredString(x + w / 2, y + h * 0.7, label)
-
-
-def badge_words(
-    op: Op, face: PreparedFace, fonts: FontSet
-) -> tuple[str, str, float, str, str, float]:
-    """A badge's value and label as they are drawn: the value, its font and size (shrunk until it
-    fits 86 % of the badge's width), the label, its font and size. The value is centred on the
-    badge (lowered by 8 % of its height under a label); the label's baseline is 30 % down it. The
-    one layout of a badge's words: painting and the contrast guard (render.contrast) read it."""
-    _, _, w, h = op.box
-    text = str(op.props.get("text") or "")
-    family = face.template.fonts[op.props.get("font") or next(iter(face.template.fonts))]
-    stem = family["regular"]
-    size = as_length(op.props.get("size"), h * 0.55)
-    while size > 4 and fonts.width(stem, text, size) > w * 0.86:
-        size -= 0.25
-    label = str(op.props.get("label") or "")
-    lsize = as_length(op.props.get("label_size"), h * 0.2)
-    lstem = face.template.fonts.get(op.props.get("label_font") or "", family)["regular"]
-    return text, stem, size, label, lstem, lsize
 
 
 def _paint_missing(
