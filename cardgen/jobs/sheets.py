@@ -11,9 +11,11 @@ from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
 from ..project.changes import changes_since
+from ..project.check import CheckResult, check_game
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..speed.gcpause import no_cyclic_gc
 from ..speed.live import is_live
+from ..speed.memo import Memo
 from ..speed.parallel import Pool, PoolLost
 from .findings import all_findings
 
@@ -22,7 +24,7 @@ def run_sheets(
     ws: Workspace, game: str, opts: SheetOptions, progress: Progress = quiet
 ) -> JobResult:
     # gather everything first ...
-    studio = with_disk_cache(open_studio(ws, game))
+    studio = with_disk_cache(open_studio(ws, game, live_check(ws, game)))
     chosen, findings, run_notes = choose_cards(studio, opts)
     changes = None
     if opts.changed_since:
@@ -72,6 +74,29 @@ def run_sheets(
     )
     save_disk_cache(studio)
     return result
+
+
+# a live process's checked game by the files it was read from (speed.live): a template saved reads
+# and checks no card and no model again
+_CHECKS: Memo[CheckResult] = Memo(2)
+
+
+def live_check(ws: Workspace, game: str) -> CheckResult | None:
+    """The game's cards and model as a live process's last rebuild read and checked them, while
+    none of the files they are read from changed (name, size and time of each file of cards/GAME/
+    and rules/GAME/); None outside a live process (open_studio reads them)."""
+    if not is_live():
+        return None
+    stamps = []
+    for folder in (ws.cards_dir(game), ws.model_path(game).parent):
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            stamps.append((str(path), info.st_size, info.st_mtime_ns))
+    key = (str(ws.root), game, ws.edition, tuple(stamps))
+    return _CHECKS.get(key, lambda: check_game(ws, game))
 
 
 _BESIDE: dict[str, Any] = {}  # what the forked helper inherits: the studio, its faces laid out

@@ -23,6 +23,7 @@ from cardgen.speed.parallel import forkable
 from ..conftest import REPO
 
 FRONT = "templates/clean/front.yaml"
+CARDS = "cards/clean/cards.yaml"
 EDITS = [  # a colour, an element moved, a var added and then changed: what a designer saves
     ('fill: "#ffffff"}', 'fill: "#fffbe8"}'),
     ("{id: name, type: text, x: 5mm", "{id: name, type: text, x: 5.4mm"),
@@ -32,6 +33,7 @@ EDITS = [  # a colour, an element moved, a var added and then changed: what a de
         'text: "{{ card.faction }}", color: "{{ vars.ink }}", font: body',
     ),
     ('vars: {ink: "#202020"}', 'vars: {ink: "#402020"}'),
+    ("Deal 2 damage", "Deal 7 damage"),  # and a card: its model and cards are read again
 ]
 
 
@@ -68,7 +70,7 @@ def _copy(ws: Workspace, to: Path) -> Workspace:
 
 
 def _save(ws: Workspace, old: str, new: str) -> None:
-    path = ws.root / FRONT
+    path = ws.root / (CARDS if old.startswith("Deal") else FRONT)
     text = path.read_text()
     assert text.count(old) == 1, old
     path.write_text(text.replace(old, new))
