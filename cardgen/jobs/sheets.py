@@ -3,6 +3,7 @@ finding."""
 
 from __future__ import annotations
 
+import gc
 import re
 from typing import Any
 
@@ -167,6 +168,7 @@ def _findings_there(_: int) -> tuple[list[Finding], dict, dict, tuple[set[str], 
     studio: Studio = _BESIDE["studio"]
     contrast = studio.renderer.contrast
     known = (set(contrast.faces), set(contrast.known)) if contrast is not None else (set(), set())
+    gc.disable()  # a helper's collection would walk (and so copy) every page it shares with us
     found = all_findings(studio)
     faces = {k: v for k, v in contrast.faces.items() if k not in known[0]} if contrast else {}
     texts = {k: v for k, v in contrast.known.items() if k not in known[1]} if contrast else {}
