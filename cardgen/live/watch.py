@@ -118,6 +118,7 @@ def watch_job(
             warmer.resume()
     finally:
         warmer.pause()
+        go_live(False)  # a library caller's later one-shot runs are plain ones again
         if close is not None:
             close()
 
