@@ -82,7 +82,7 @@ def build_game(
         except TwinLost:
             twin = None
     # 1. gather all data from all files, check it and make every document in memory
-    studio = edition.studio if edition else with_disk_cache(open_studio(ws, game))
+    studio = edition.studio if edition else _opened(ws, game)
     studio.prefetch(
         studio.designs(printable=True)
     )  # laid out and drawn once, on every core, for all that follows
@@ -356,7 +356,7 @@ class LiveBuild:
             self.twin = Twin.fork(self._printed)
 
     def _printed(self) -> Half:
-        studio = with_disk_cache(open_studio(self.ws, self.game))
+        studio = _opened(self.ws, self.game)
         half = print_half(studio, self.opts)
         half.used = _cache_use(
             studio
@@ -367,6 +367,14 @@ class LiveBuild:
         if self.twin is not None:
             self.twin.close()
             self.twin = None
+
+
+def _opened(ws: Workspace, game: str) -> Studio:
+    """The game opened with its face cache; in a live process, its cards and model as the last
+    rebuild checked them when none of their files changed (jobs.sheets.live_check)."""
+    from .sheets import live_check
+
+    return with_disk_cache(open_studio(ws, game, live_check(ws, game)))
 
 
 def faces_of(pngs: JobResult) -> str:

@@ -3,15 +3,21 @@ finding."""
 
 from __future__ import annotations
 
+import gc
 import re
+from typing import Any
 
-from ..core.errors import sort_findings
+from ..core.errors import Finding, sort_findings
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
 from ..project.changes import changes_since
-from ..project.studio import open_studio, save_disk_cache, with_disk_cache
+from ..project.check import CheckResult, check_game
+from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..speed.gcpause import no_cyclic_gc
+from ..speed.live import is_live
+from ..speed.memo import Memo
+from ..speed.parallel import Pool, PoolLost
 from .findings import all_findings
 
 
@@ -19,7 +25,7 @@ def run_sheets(
     ws: Workspace, game: str, opts: SheetOptions, progress: Progress = quiet
 ) -> JobResult:
     # gather everything first ...
-    studio = with_disk_cache(open_studio(ws, game))
+    studio = with_disk_cache(open_studio(ws, game, live_check(ws, game)))
     chosen, findings, run_notes = choose_cards(studio, opts)
     changes = None
     if opts.changed_since:
@@ -39,8 +45,13 @@ def run_sheets(
             findings=sort_findings(set(all_findings(studio)) | set(findings)),
             notes=[f"nothing to print: {why} (the findings say why)"],
         )
-    with no_cyclic_gc():  # laying out and drawing: many small objects, no cycles
-        run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
+    found = _findings_beside(studio, [card for card, _ in chosen])
+    try:
+        with no_cyclic_gc():  # laying out and drawing: many small objects, no cycles
+            run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
+        every = found()
+    finally:
+        found.close()
     # ... then write
     name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
     if name is None:
@@ -59,8 +70,108 @@ def run_sheets(
         )
     result = JobResult(
         [Output(path, described)],
-        sort_findings(set(all_findings(studio)) | set(findings)),
+        sort_findings(set(every) | set(findings)),
         notes=run_notes + [f"warning: {w}" for w in run.warnings],
     )
     save_disk_cache(studio)
     return result
+
+
+# a live process's checked game by the files it was read from (speed.live): a template saved reads
+# and checks no card and no model again
+_CHECKS: Memo[CheckResult] = Memo(2)
+
+
+def live_check(ws: Workspace, game: str) -> CheckResult | None:
+    """The game's cards and model as a live process's last rebuild read and checked them, while
+    none of the files they are read from changed (name, size and time of each file of cards/GAME/
+    and rules/GAME/); None outside a live process (open_studio reads them)."""
+    if not is_live():
+        return None
+    stamps = []
+    for folder in (ws.cards_dir(game), ws.model_path(game).parent):
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else ():
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            stamps.append((str(path), info.st_size, info.st_mtime_ns))
+    key = (str(ws.root), game, ws.edition, tuple(stamps))
+    return _CHECKS.get(key, lambda: check_game(ws, game))
+
+
+_BESIDE: dict[str, Any] = {}  # what the forked helper inherits: the studio, its faces laid out
+
+
+class _Beside:
+    """A studio's findings (jobs.findings.all_findings), worked out by a forked helper on the other
+    core while this process writes the sheets, in a live rebuild (speed.live); here, when called,
+    elsewhere or when the helper is lost. What the helper measured (the contrast guard's cache) and
+    read (the face store) is kept here as if done here."""
+
+    def __init__(self, studio: Studio, pool: "Pool[tuple] | None") -> None:
+        self.studio, self.pool = studio, pool
+
+    def __call__(self) -> list[Finding]:
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return all_findings(self.studio)
+        try:
+            with pool:
+                ((found, faces, texts, reads),) = pool.answers()
+        except PoolLost:
+            return all_findings(self.studio)
+        finally:
+            _BESIDE.clear()
+        contrast = self.studio.renderer.contrast
+        if contrast is not None and (faces or texts):
+            contrast.faces.update(faces)
+            contrast.known.update(texts)
+            contrast.changed = True
+        store = self.studio.renderer.store
+        if store is not None:
+            store.keep_reads(reads)
+        return found
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+            _BESIDE.clear()
+
+
+def _findings_beside(studio: Studio, chosen: list[Any]) -> _Beside:
+    """Start working out the studio's findings beside the sheets: in a live rebuild, the chosen
+    cards' faces are laid out and drawn here first (both processes read them), then a helper is
+    forked to judge them while this one writes the sheets."""
+    if not is_live():
+        return _Beside(studio, None)
+    studio.prefetch(chosen)
+    for card in studio.cards:  # what the findings read, laid out once, here, for both
+        if studio.faces.for_card(card) is not None:
+            studio.prepare(card)
+            studio.other_faces(card)
+    pool: Pool[tuple] | None = Pool.start(1)
+    if pool is None:
+        return _Beside(studio, None)
+    _BESIDE["studio"] = studio
+    try:
+        pool.ask(_findings_there, [0])
+    except PoolLost:
+        _BESIDE.clear()
+        return _Beside(studio, None)
+    return _Beside(studio, pool)
+
+
+def _findings_there(_: int) -> tuple[list[Finding], dict, dict, tuple[set[str], set[str]]]:
+    """In the helper: the findings, the contrast guard's new measures, the face store's reads."""
+    studio: Studio = _BESIDE["studio"]
+    contrast = studio.renderer.contrast
+    known = (set(contrast.faces), set(contrast.known)) if contrast is not None else (set(), set())
+    gc.disable()  # a helper's collection would walk (and so copy) every page it shares with us
+    found = all_findings(studio)
+    faces = {k: v for k, v in contrast.faces.items() if k not in known[0]} if contrast else {}
+    texts = {k: v for k, v in contrast.known.items() if k not in known[1]} if contrast else {}
+    store = studio.renderer.store
+    reads = store.reads() if store is not None else (set(), set())
+    return found, faces, texts, reads

@@ -8,6 +8,7 @@ import hmac
 import json
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
@@ -24,6 +25,8 @@ from .watch import source_folders
 Answer = tuple[int, str, bytes]
 MAX_BODY = 64 * 1024
 JSON = "application/json; charset=utf-8"
+IDLE = 0.25  # seconds without a request after which the page has what it asked for
+YIELD_MOST = 1.5  # the longest a rebuild waits for the page
 
 
 class Inspector:
@@ -41,6 +44,19 @@ class Inspector:
         self.lock = threading.Lock()
         self._studio: tuple[tuple[Any, ...], Studio] | None = None
         self._pictures: Memo[bytes] = Memo(64)  # asked from the server's threads
+        self.asked = 0.0  # when the page last asked something (time.monotonic)
+
+    def idle(self, quiet: float = IDLE, most: float = YIELD_MOST) -> None:
+        """Wait until the page has asked nothing for `quiet` seconds (at most `most`): the gallery's
+        rebuild after an edit waits for the edited face's layout and picture, which would share
+        the interpreter with it otherwise (each answer slower by the rebuild's work)."""
+        deadline = time.monotonic() + most
+        while True:
+            now = time.monotonic()
+            wait = min(self.asked + quiet, deadline) - now
+            if wait <= 0:
+                return
+            time.sleep(wait)
 
     def studio(self) -> Studio:
         with self.lock:
@@ -50,6 +66,7 @@ class Inspector:
             return self._studio[1]
 
     def get(self, target: str) -> Answer:
+        self.asked = time.monotonic()
         url = urlsplit(target)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         try:
@@ -64,6 +81,7 @@ class Inspector:
         return _json(404, {"error": "no such page"})
 
     def post(self, target: str, headers: Any, body: bytes) -> Answer:
+        self.asked = time.monotonic()
         problem = self._refused(headers)
         if problem:
             return _json(403, {"error": problem})

@@ -55,6 +55,8 @@ class LiveGallery:
             tuple[frozenset[str], float]
         ] = []  # earlier pages' faces, and when each was superseded
         self.roots: list[Finding] = []  # the model's and templates' errors printed last
+        # waited for before a rebuild of the watch loop (serve's: the inspector's page quiet)
+        self.before: Callable[[], None] = lambda: None
 
     def tell_roots(self, findings: list[Finding]) -> None:
         """The model's and templates' errors, located, as every command prints them first: at the
@@ -118,7 +120,8 @@ class LiveGallery:
 
     def job(self) -> JobResult:
         """A rebuild as the watch loop's job (live.watch): the page shows the result, so there is
-        nothing to return."""
+        nothing to return. It waits for the layout inspector's answers first (`before`)."""
+        self.before()
         self.rebuild()
         return JobResult()
 
@@ -269,7 +272,8 @@ def serve(
     )  # a linked gallery folder is refused before anything is served or written
     server = open_server(out, host, port)  # fail fast on a busy port, before building anything
     live = LiveGallery(ws, game, out, log)
-    cast(_Server, server).inspector = Inspector(ws, game)
+    inspector = cast(_Server, server).inspector = Inspector(ws, game)
+    live.before = inspector.idle  # an edit's face is answered before the gallery is rebuilt
     live.rebuild()
     settle()  # a long-running process: the first build's leftovers go back to the garbage collector
     stop = stop or threading.Event()

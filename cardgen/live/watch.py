@@ -14,6 +14,7 @@ from ..core.output import JobResult
 from ..core.workspace import Workspace
 from ..render.fonts import BUNDLED
 from ..speed.gcpause import settle
+from ..speed.live import go_live
 from .warmup import Warmer
 
 QUIET_MS = (
@@ -67,6 +68,7 @@ def watch_job(
             show(result, None, time.perf_counter() - since, saved)
             step = result.later
 
+    go_live()  # rebuilds keep what the next one reads (speed.live)
     warmer = Warmer(ws, game)
     if first:
         once(time.perf_counter(), False)
@@ -116,6 +118,7 @@ def watch_job(
             warmer.resume()
     finally:
         warmer.pause()
+        go_live(False)  # a library caller's later one-shot runs are plain ones again
         if close is not None:
             close()
 

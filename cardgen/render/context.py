@@ -4,7 +4,7 @@ model's term attributes, the template's vars, one budget for all of them) and de
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from jinja2 import ChainableUndefined
 
@@ -59,8 +59,14 @@ def card_view(card: Card, model: GameModel) -> CardView:
     return view
 
 
-def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
-    """The names a template's expressions can use for one card."""
+def context(
+    card: Card,
+    model: GameModel,
+    template: Template,
+    var: Callable[[str, Any, dict[str, Any]], Any] | None = None,
+) -> dict[str, Any]:
+    """The names a template's expressions can use for one card; `var(name, value, ctx)` works out
+    a var's value where `value.get(ctx)` would (render.face's: remembered by what it reads)."""
     view = card_view(card, model)
 
     def term_attr(field_name: str, attr: str, default: Any = "", index: int = 0) -> Any:
@@ -102,7 +108,7 @@ def context(card: Card, model: GameModel, template: Template) -> dict[str, Any]:
     values, failed = {}, {}
     for name, value in template.vars.items():
         try:
-            values[name] = value.get(ctx)
+            values[name] = value.get(ctx) if var is None else var(name, value, ctx)
         except Exception as exc:  # reported by the elements that use it
             failed[name] = exc
     ctx["vars"] = Vars(values, failed) if failed else values

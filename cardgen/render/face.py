@@ -10,6 +10,7 @@ from ..core.errors import Finding, Severity
 from ..core.paths import file_stamp, workspace_file
 from ..load.card import Card
 from ..model.game import GameModel, Role
+from ..speed.live import is_live
 from ..speed.memo import Memo
 from . import geometry, imagefile
 from . import richtext as rt
@@ -27,6 +28,10 @@ _FONT_DIGESTS: Memo[str] = Memo(1024)
 # laid-out elements by (element as written, what it reads): a template saved with one element
 # changed lays out only that element again on every face it draws (a live rebuild's template loop)
 _ELEMENTS: Memo[tuple[Op | None, tuple[Finding, ...]]] = Memo(20_000)
+# a template var's value by (its expression as written, the card and model it reads): a var reads
+# nothing else (not the face's bleed, not the other vars), so a face laid out again (another bleed,
+# a template saved with another var changed) renders none of its vars again
+_VARS: Memo[Any] = Memo(50_000)
 
 
 def font_digest(path: Path) -> str:
@@ -124,7 +129,11 @@ class FaceRenderer:
 
     def settle(self, key: str) -> None:
         """Let go of a face's layout once its recording is in the face store: the store's light
-        face stands for it from now on (a cold run of 100,000 faces holds no layouts)."""
+        face stands for it from now on (a cold run of 100,000 faces holds no layouts). A live
+        process keeps them for the rest of the rebuild: its guards read each face's layout next,
+        which would otherwise be laid out a second time (speed.live)."""
+        if is_live():
+            return
         if self.store is not None and self.store.holds(key, drawn=True):
             self.store.settle(key)
             self._prepared.pop(key, None)
@@ -132,7 +141,7 @@ class FaceRenderer:
     def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
         face = PreparedFace(key, template, w, h, bleed, anchor=anchor_of(card))
-        ctx = context(card, self.model, template)
+        ctx = context(card, self.model, template, self._var_of(card))
         frame = face_frame(template, ctx, face, card)
         given = self._given(card, template, ctx, frame)
         values = ctx["vars"]
@@ -158,6 +167,21 @@ class FaceRenderer:
                     Op(op.type, op.box, {**op.props, "_n": n}, op.fit, op.family, op_key)
                 )
         return face
+
+    def _var_of(self, card: Card) -> Any:
+        """How `context` works out the card's vars: each rendered once per expression and card."""
+        read = (
+            card.id,
+            repr(sorted((card.data or {}).items(), key=lambda kv: kv[0])),
+            self.model.digest,
+        )
+
+        def var(name: str, value: Any, ctx: dict[str, Any]) -> Any:
+            if value.compiled is None or value.lookup is not None:  # a constant, a plain lookup
+                return value.get(ctx)
+            return _VARS.get((repr(value.raw), read), lambda: value.get(ctx))
+
+        return var
 
     def _given(
         self, card: Card, template: Template, ctx: dict[str, Any], frame: geometry.Frame

@@ -48,6 +48,26 @@ def forkable() -> bool:
     )
 
 
+def helper_starts(parent: int | None = None) -> None:
+    """A forked helper's (or twin's) first step: Ctrl-C belongs to its parent, and it ends with
+    its parent (Linux: a parent killed by SIGTERM mid-rebuild would otherwise leave its helpers
+    waiting for work for ever, holding the twin's pipe open, so the twin never ends either)."""
+    ignore_interrupts()
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: helpers end with their pipes, as before
+        return
+    if parent is not None and os.getppid() != parent:  # it ended before that was set
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+
+
 def workers(most: int) -> int:
     """How many processes a pool may use (at most `most`): 1, the caller's own, when speed machinery
     is off."""
@@ -92,7 +112,8 @@ class Pool(Generic[T]):
             self._executor = ProcessPoolExecutor(
                 self.processes,
                 mp_context=get_context(method),
-                initializer=ignore_interrupts,  # Ctrl-C belongs to the caller, which ends them
+                initializer=helper_starts,  # Ctrl-C belongs to the caller, which ends them
+                initargs=(os.getpid(),),
             )
             self._asked = self._executor.map(work, tasks, chunksize=chunksize)
         except Exception as exc:  # no processes, pipes or semaphores to be had here

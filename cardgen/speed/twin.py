@@ -19,7 +19,7 @@ from typing import Callable, Generic, NoReturn, TypeVar
 
 from ..core.errors import CardgenError
 from .gcpause import settle
-from .parallel import forkable
+from .parallel import forkable, helper_starts
 
 T = TypeVar("T")
 
@@ -43,6 +43,7 @@ class Twin(Generic[T]):
         if not forkable():
             return None
         mine, theirs = Pipe()
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # out of processes or memory: do without
@@ -51,6 +52,7 @@ class Twin(Generic[T]):
             return None
         if pid == 0:  # the twin
             mine.close()
+            helper_starts(parent)
             _serve(theirs, work)
         theirs.close()
         return cls(mine, pid)
