@@ -368,7 +368,7 @@ class FaceRenderer:
         code, problem = "image-missing", f"image '{src[:80]}' {why}" if why else None
         if found is not None:
             if (found, src) not in self._art:
-                self._art[found, src] = art_problem(found, src)
+                self._art[found, src] = imagefile.art_problem(found, src)
             code, problem = "image-unreadable", self._art[found, src]
         if problem:
             # a constant src that names no file is one warning at the template's `src`
@@ -383,7 +383,7 @@ class FaceRenderer:
         if not problem and found is not None:
             pixels = self._pixels.get(found)
             if pixels is None:
-                pixels = self._pixels[found] = picture_size(found)
+                pixels = self._pixels[found] = imagefile.picture_size(found)
             fit = "cover" if (props.get("fit") or "cover") == "cover" else "contain"
             face.findings += art_guards(self.model.guards, src, pixels, box, fit, card, (line, col))
         return Op("image", box, props)
@@ -395,20 +395,3 @@ def anchor_of(card: Card) -> tuple:
         card.file,
         (("", card.line, card.column), *((k, *loc) for k, loc in card.field_locs.items())),
     )
-
-
-def picture_size(path: Path) -> tuple[int, int]:
-    """A checked picture's size in pixels ((0, 0) when it cannot be opened any more)."""
-    try:
-        with imagefile.opened(path) as im:
-            return im.size
-    except imagefile.Unreadable:
-        return (0, 0)
-
-
-def art_problem(path: Path, src: str) -> str | None:
-    """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated,
-    too many pixels), or None: decoded once here (cardgen.render.imagefile), so nothing fails later
-    at print time."""
-    why = imagefile.problem(path)
-    return f"image '{src}' {why}" if why else None

@@ -268,3 +268,19 @@ def fetch_problem(data: bytes) -> str | None:
     if seen is None:
         return None
     return f"is not a picture cardgen can read: it holds {seen} (cardgen reads {READABLE})"
+
+
+def picture_size(path: Path) -> tuple[int, int]:
+    """A checked picture's size in pixels ((0, 0) when it cannot be opened any more)."""
+    try:
+        with opened(path) as im:
+            return im.size
+    except Unreadable:
+        return (0, 0)
+
+
+def art_problem(path: Path, src: str) -> str | None:
+    """Why a picture cannot be drawn (no allow-listed format whatever its name, corrupt, truncated,
+    too many pixels), or None: decoded once here, so nothing fails later at print time."""
+    why = problem(path)
+    return f"image '{src}' {why}" if why else None
