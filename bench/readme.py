@@ -44,6 +44,9 @@ def main() -> None:
     # the house move alone (issue 27), and today against the revision before that round of work
     rows += run("paired.py", "--ours", "bd21c6d", "--against", "727a143", "--runs", "5")
     rows += run("paired.py", "--against", "123a2dc", "--runs", "5")
+    # this round's speed work (issues 30 and 35), against the revision before it
+    rows += run("firstbuild.py", "--against", "c09fbf9", "--runs", "2")
+    rows += run("pnpcheck.py", "--against", "c09fbf9", "--runs", "2")
     rows += run("validate_10k.py")
     rows += run("sheets.py")
     rows += run("sheet.py")
@@ -59,7 +62,7 @@ def main() -> None:
     rows += run("packs.py")
     rows += run("rulebook.py")
     rows += run("gallery.py")
-    rows += run("watch.py")
+    rows += run("watch.py", "--against", "c09fbf9")
     if not a.quick:
         rows += run("fuzz.py", "1000")
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or "?"
