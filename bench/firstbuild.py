@@ -43,6 +43,13 @@ def subreaper() -> bool:
 def once(code_root: Path, ws: Path, args: list[str]) -> tuple[float, float]:
     """One cold run: wall and cpu seconds (user + system, every process it started)."""
     shutil.rmtree(ws / "output", ignore_errors=True)
+    took, cpu, _ = launched(code_root, ws, args)
+    return took, cpu
+
+
+def launched(code_root: Path, ws: Path, args: list[str]) -> tuple[float, float, str]:
+    """One run of cardgen from `code_root` on workspace `ws`: wall and cpu seconds (every process
+    it started, helpers it left behind included) and what it printed."""
     before = os.times()
     started = time.perf_counter()
     done = subprocess.run(
@@ -63,7 +70,7 @@ def once(code_root: Path, ws: Path, args: list[str]) -> tuple[float, float]:
     cpu = (after.children_user - before.children_user) + (
         after.children_system - before.children_system
     )
-    return took, cpu
+    return took, cpu, done.stdout
 
 
 def main() -> None:

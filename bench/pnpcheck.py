@@ -12,10 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -23,27 +21,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
 from common import Row, compiled, report, scratch_workspace, without_json, worktree  # noqa: E402
-from paired import LAUNCH  # noqa: E402
+from firstbuild import launched  # noqa: E402
 
 
 def run(code_root: Path, ws: Path, args: list[str], said: list[str]) -> tuple[float, float]:
     """One run of cardgen from `code_root`: wall and cpu seconds, and what it printed."""
-    before = os.times()
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", LAUNCH, str(code_root), "--root", str(ws), *args],
-        capture_output=True,
-        text=True,
-        cwd=tempfile.gettempdir(),
-    )
-    took = time.perf_counter() - started
-    after = os.times()
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{code_root}: {' '.join(args)} exited {done.returncode}: {done.stderr}")
-    cpu = (after.children_user - before.children_user) + (
-        after.children_system - before.children_system
-    )
-    said.append(done.stdout)
+    took, cpu, out = launched(code_root, ws, args)
+    said.append(out)
     return took, cpu
 
 

@@ -63,6 +63,7 @@ def main() -> None:
     rows += run("rulebook.py")
     rows += run("gallery.py")
     rows += run("watch.py", "--against", "c09fbf9")
+    rows += run("inspector.py")
     if not a.quick:
         rows += run("fuzz.py", "1000")
     cpu = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or "?"
