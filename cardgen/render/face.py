@@ -141,7 +141,9 @@ class FaceRenderer:
     def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
         face = PreparedFace(key, template, w, h, bleed, anchor=anchor_of(card))
-        ctx = context(card, self.model, template, self._var_of(card))
+        # a live rebuild remembers each var by what it reads; a one-off run renders them (the memo's
+        # key, the card's data written out, would cost more than it saves)
+        ctx = context(card, self.model, template, self._var_of(card) if is_live() else None)
         frame = face_frame(template, ctx, face, card)
         given = self._given(card, template, ctx, frame)
         values = ctx["vars"]
