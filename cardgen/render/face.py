@@ -261,13 +261,13 @@ class FaceRenderer:
             return self._text_op(element, props, box, face, card)
         if element.type == "image":
             return self._image_op(element, props, box, face, card)
-        name = face.template.name
+        name, op = face.template.name, Op(element.type, box, props)
         if element.type == "badge":
-            face.findings += badge_guards(self.model.guards, element, props, box, name)
+            face.findings += badge_guards(self.model.guards, element, op, face, self.fonts, name)
         elif element.type == "icons":
             count = len(cost_sequence(self.model, str(props.get("cost") or "")))
             face.findings += cost_row_guards(element, props, box, count, name)
-        return Op(element.type, box, props)
+        return op
 
     def _bad_value(
         self, element: Element, key: str, problem: str, face: PreparedFace, card: Card

@@ -135,8 +135,14 @@ def _badge_texts(op: Op, n: int, index: int, face: PreparedFace, fonts: FontSet)
         rect = (x + (w - tw) / 2, cy - cap / 2, x + (w + tw) / 2, cy + cap / 2)
         out.append(Text(n, index, (rect,), ink, 1.0, size, _bold(stem), f"{name} (its value)"))
     if label:
-        tw, cap = fonts.width(lstem, label, lsize), fonts.cap_height(lstem, lsize)
-        base = y + h * 0.3
-        rect = (x + (w - tw) / 2, base - cap, x + (w + tw) / 2, base)
+        rect = label_rect(op.box, fonts.width(lstem, label, lsize), fonts.cap_height(lstem, lsize))
         out.append(Text(n, index, (rect,), ink, 1.0, lsize, _bold(lstem), f"{name} (its label)"))
     return out
+
+
+def label_rect(box: tuple[float, float, float, float], width: float, cap: float) -> Rect:
+    """Where a badge's label of this width and capital height stands: centred, its baseline 30 %
+    down the badge (render.paint draws it there)."""
+    x, y, w, h = box
+    base = y + h * 0.3
+    return (x + (w - width) / 2, base - cap, x + (w + width) / 2, base)

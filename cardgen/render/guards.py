@@ -4,6 +4,7 @@ shrinks card by card, a picture placed at too low a resolution or cropped hard (
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..core.errors import Finding, Severity
@@ -12,6 +13,9 @@ from ..load.card import Card
 from ..model.guards import Guards
 from . import richtext as rt
 from .elements import Element, as_length
+from .facetexts import badge_words, label_rect
+from .fonts import FontSet
+from .prepared import Op, PreparedFace
 
 MM = PT_PER_UNIT["mm"]
 
@@ -80,15 +84,18 @@ def text_guards(
 
 
 def badge_guards(
-    guards: Guards, element: Element, props: dict[str, Any], box: tuple, face_name: str
+    guards: Guards, element: Element, op: Op, face: PreparedFace, fonts: FontSet, face_name: str
 ) -> list[Finding]:
     """A badge's label printed below the label minimum (its size as painted: `label_size`, or a
-    fifth of the badge's height). One finding at the element, whatever card shows it."""
+    fifth of the badge's height), or wider than its shape (`badge_label_guards`). One finding at
+    the element, whatever card shows it."""
+    props, box = op.props, op.box
     if not str(props.get("label") or ""):
         return []
+    wide = badge_label_guards(element, op, face, fonts, face_name)
     size = as_length(props.get("label_size"), box[3] * 0.2)
     if size >= guards.label_size - 0.01:
-        return []
+        return wide
     line, column = element.at.get("label_size", (element.line, element.column))
     how = "its label_size" if props.get("label_size") else "a fifth of its height, the default"
     return [
@@ -103,7 +110,74 @@ def badge_guards(
             f"({how}), below the {guards.label_size:g}pt minimum for a label",
             f"set label_size: {guards.label_size:g}pt or more",
         )
+    ] + wide
+
+
+def badge_label_guards(
+    element: Element, op: Op, face: PreparedFace, fonts: FontSet, face_name: str
+) -> list[Finding]:
+    """A badge's label wider than its shape where the label stands (a circle narrows towards its
+    top, a rounded box at its corners): the letters touch or cross the badge's edge and stroke.
+    It must keep half the stroke and 0.2 mm clear of the edge on each side. One finding at the
+    element, whatever card shows it."""
+    _, _, _, label, lstem, lsize = badge_words(op, face, fonts)
+    if not label:
+        return []
+    x, y, w, h = op.box
+    width, cap = fonts.width(lstem, label, lsize), fonts.cap_height(lstem, lsize)
+    left, top, right, _ = label_rect(op.box, width, cap)
+    shape = str(op.props.get("shape") or "circle")
+    room = _inside_width(shape, w, h, top - y)
+    clear = as_length(op.props.get("stroke_width"), 0.5) / 2 + 0.2 * MM
+    if op.props.get("stroke") in (None, "", "none"):
+        clear = 0.2 * MM
+    need = right - left + 2 * clear
+    if need <= room + 0.01:
+        return []
+    line, column = element.at.get("label", (element.line, element.column))
+    return [
+        Finding(
+            element.file,
+            line,
+            column,
+            Severity.WARNING,
+            "badge-label-overflow",
+            None,
+            f"badge '{element.id or 'badge'}' of {face_name}: its label '{label}' is "
+            f"{(right - left) / MM:.1f} mm wide at {lsize:g}pt, but the "
+            f"{shape} is {max(room, 0) / MM:.1f} mm wide at the label's top: the letters "
+            "touch or cross its edge",
+            (
+                f"make it a circle at least {_needed_size(need, h, top - y) / MM:.1f} mm across"
+                if shape == "circle"
+                else "make the badge wider"
+            )
+            + ", shorten the label, or lower its label_size (not below the label minimum)",
+        )
     ]
+
+
+def _inside_width(shape: str, w: float, h: float, down: float) -> float:
+    """How wide the badge's drawn shape (render.paint) is `down` from its box's top."""
+    if shape == "circle":  # centred, of the box's smaller side
+        r = min(w, h) / 2
+        d = abs(h / 2 - down)
+        return 2 * math.sqrt(r * r - d * d) if d < r else 0.0
+    if shape == "shield":  # flat along the top, to 55 % down
+        return w
+    r = min(w, h) * 0.2  # a rounded box
+    if down >= r:
+        return w
+    return w - 2 * (r - math.sqrt(max(r * r - (r - down) ** 2, 0.0)))
+
+
+def _needed_size(need: float, h: float, down: float) -> float:
+    """The smallest circle whose width at its label's top is `need`, the label keeping its size
+    (its baseline stays 30 % down the badge, its capitals as tall)."""
+    size = h
+    while size < 4 * need and _inside_width("circle", size, size, down + (size - h) * 0.3) < need:
+        size += 0.05 * MM
+    return size
 
 
 def cost_row_guards(

@@ -338,8 +338,8 @@ EDITS = [
     t(
         "iv-shape-typo",
         IFRONT,
-        'w: 10.6mm, h: 10.6mm, shape: circle, fill: "#c7962b"',
-        'w: 10.6mm, h: 10.6mm, shape: circel, fill: "#c7962b"',
+        'w: 11.6mm, h: 11.6mm, shape: circle, fill: "#c7962b"',
+        'w: 11.6mm, h: 11.6mm, shape: circel, fill: "#c7962b"',
         "template-value",
     ),
     t(

@@ -16,6 +16,7 @@ GUARD_CODES = (
     "type-too-small",
     "text-shrunk",
     "cost-row-shrinks",
+    "badge-label-overflow",
     "art-low-resolution",
     "art-cropped",
     "art-letterboxed",
@@ -134,6 +135,31 @@ def test_a_cost_row_too_long_for_its_box_is_a_warning(scratch_ws: Workspace) -> 
             "to card",
         )
     ]
+
+
+def test_a_badge_label_wider_than_its_circle_is_a_warning_at_the_element(
+    scratch_ws: Workspace,
+) -> None:
+    front = scratch_ws.root / "templates" / "clean" / "front.yaml"
+    _edit(front, 'font: title,\n', 'font: title, label: MIGHT, label_size: 6pt,\n')
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "templates/clean/front.yaml",
+            14,
+            "warning",
+            "badge-label-overflow",
+            None,
+            "badge 'power' of front: its label 'MIGHT' is 7.4 mm wide at 6pt, but the circle "
+            "is 5.2 mm wide at the label's top: the letters touch or cross its edge",
+        )
+    ]
+    (finding,) = _guard_findings(scratch_ws)
+    assert finding.hint is not None and "a circle at least" in finding.hint
+    # the same label on a rounded box a little wider: room enough; a narrower box: not
+    _edit(front, "x: 50mm, y: 76mm, w: 8mm,", "x: 48.5mm, y: 76mm, w: 9.5mm, shape: rect,")
+    assert _guard_findings(scratch_ws) == []
+    _edit(front, "w: 9.5mm,", "w: 7.5mm,")
+    assert [f.code for f in _guard_findings(scratch_ws)] == ["badge-label-overflow"]
 
 
 def test_low_resolution_art_is_an_error(scratch_ws: Workspace) -> None:
