@@ -141,7 +141,7 @@ def test_a_badge_label_wider_than_its_circle_is_a_warning_at_the_element(
     scratch_ws: Workspace,
 ) -> None:
     front = scratch_ws.root / "templates" / "clean" / "front.yaml"
-    _edit(front, 'font: title,\n', 'font: title, label: MIGHT, label_size: 6pt,\n')
+    _edit(front, "font: title,\n", "font: title, label: MIGHT, label_size: 6pt,\n")
     assert _shown(_guard_findings(scratch_ws)) == [
         (
             "templates/clean/front.yaml",
