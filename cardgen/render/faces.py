@@ -208,6 +208,10 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
             if front is not None and front.file not in stamped and not front.guessed:
                 stamped.add(front.file)
                 findings.extend(stamp_findings(front) + colour_only(front, model))
+        for coded in [back_template, *shared] if model.packs else []:  # a pack's code, behind
+            if coded is not None and "\0" + coded.file not in stamped and not coded.guessed:
+                stamped.add("\0" + coded.file)
+                findings.extend(stamp_findings(coded, back=True))
         if front_template is not None:
             entry, back_at = at.pop(""), at.pop("\0back")
             faces.rules.append(

@@ -23,6 +23,7 @@ from .replay import Replayer, flate, keep_compressed
 from .sheetframe import draw_fold_marks, fold_marks, place_back, place_front
 from .sheetmarks import LABEL_FONT, calibration_pages, caption, code_tab, draw_marks
 from .sheets import Placement, SheetPlan, crop_marks, sheet_warnings
+from .template import Template
 
 
 def new_canvas(
@@ -193,9 +194,15 @@ def write_sheets(
                 if p.back is None:
                     continue
                 face = (backs or faces)[p.back]
-                rect = place_back(c, page.spec, p.slot, face, put)
-                if page.code:
-                    code_tab(c, fonts, page.code, rect, "back", text=stamp)
+
+                def back_tab(
+                    trim: tuple[float, float, float, float],
+                    code: str = page.code,
+                    template: Template = face.template,
+                ) -> None:
+                    code_tab(c, fonts, code, trim, "back", text=stamp, template=template)
+
+                place_back(c, page.spec, p.slot, face, put, back_tab if page.code else None)
             caption(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])
             c.showPage()
             rl.compress_ended_page(c, flate)

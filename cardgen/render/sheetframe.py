@@ -126,19 +126,28 @@ def place_front(
 
 
 def place_back(
-    c: Canvas, spec: SheetSpec, slot: Slot, back: PreparedFace, put: Put = as_form
+    c: Canvas,
+    spec: SheetSpec,
+    slot: Slot,
+    back: PreparedFace,
+    put: Put = as_form,
+    stamp: object = None,
 ) -> Rect:
     """A slot's back on the backs page, behind its front for the flip edge; returns the back's
-    rectangle on the sheet."""
+    rectangle on the sheet. `stamp(trim)` is called in the back's frame to print a code on it."""
     rect = back_slot(slot.trim, spec)
     size = local_size(spec)
     angle = back_angle(spec)
     if not angle:
         _place(c, back, rect, back_slot(slot.paint, spec), put)
+        if stamp is not None:
+            stamp(rect)  # type: ignore[operator]
         return rect
     paint = to_local(back_slot(slot.paint, spec), rect, angle, size)
     with frame(c, rect, angle, size):
         _place(c, back, (0, 0, *spec.card), paint, put)
+        if stamp is not None:
+            stamp((0.0, 0.0, *spec.card))  # type: ignore[operator]
     return rect
 
 

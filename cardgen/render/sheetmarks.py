@@ -15,7 +15,7 @@ from . import rl
 from .fonts import FontSet
 from .replay import Replayer
 from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, Page, SheetSpec, back_slot
-from .stamp import STAMP_SIZE, tab_box, tab_size
+from .stamp import BACK_RAISE, STAMP_SIZE, tab_box, tab_size
 from .template import Template
 
 LABEL_FONT = "Lato-Regular"
@@ -97,19 +97,20 @@ def code_tab(
     text: Replayer | None = None,
     template: Template | None = None,
 ) -> None:
-    """A pack code or version on a card: centred near the bottom of its back ("back"), or in a
-    bottom corner of the front ("right", "left": at that end of the `template`'s stamp box, else
-    inside its safe zone: render.stamp), on a white tab so it reads on any ground. Written as
-    operators (one per card of a run: thousands on a big sheet)."""
+    """A pack code or version on a card: on its back ("back": centred in the `template`'s
+    pack_code box, else near the bottom), or in a bottom corner of the front ("right", "left": at
+    that end of the `template`'s stamp box, else inside its safe zone): render.stamp's places, on
+    a white tab so it reads on any ground. Written as operators (one per card of a run: thousands
+    on a big sheet)."""
     font = fonts.name(LABEL_FONT)
     w, h = tab_size(stringWidth(code, font, size), size)
     x, y, tw, th = trim
-    if where != "back" and template is not None:
+    if template is not None:
         bx, by, _, _ = tab_box(template, w, h, where)
         left, bottom = x + bx, y + th - by - h
     else:
         left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
-        bottom = y + (6 * MM if where == "back" else 1.2 * MM)
+        bottom = y + (BACK_RAISE if where == "back" else 1.2 * MM)
     text = text or Replayer(c, fonts)
     tx = left + w / 2 - stringWidth(code, font, size) / 2
     rl.code(c).append(

@@ -1,7 +1,7 @@
 """Turn a template into where a card's version stamp and pack code go on its front (the template's
-`stamp` and `pack_code` boxes, else the bottom corners inside the safe zone), and into the finding
-when that place straddles the safe line or the edge of a frame, a panel or a text
-(docs/guards.md)."""
+`stamp` and `pack_code` boxes, else the bottom corners inside the safe zone) or a pack's code on its
+back, and into the finding when that place straddles the safe line or the edge of a frame, a panel
+or a text (docs/guards.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ CODE_SLOT = "pack_code"  # the box a template names for the pack code
 STAMP_SIZE = 6.0  # pt: the version stamp and pack code, at the label minimum
 PAD_W, PAD_H = 1.6 * MM, 1.0 * MM  # the white tab around the words
 NOMINAL_W = 10 * MM  # a tab's width for the guard ('#3f9a1c' at 6 pt: 9.4 mm)
+BACK_RAISE = 6 * MM  # a back's pack code without a `pack_code` box: this far above its bottom edge
 EDGED = ("rect", "image", "badge", "circle", "text")  # elements whose edge a stamp must not cross
 Box = tuple[float, float, float, float]
 
@@ -29,17 +30,24 @@ def tab_size(text_width: float, size: float = STAMP_SIZE) -> tuple[float, float]
 
 
 def tab_box(template: Template, w: float, h: float, where: str) -> Box:
-    """Where a tab `w` × `h` goes on the template's front (template space, y down): the version
-    ("left") at the left end of its `stamp` box, the pack code ("right") at the right end of its
-    `pack_code` box (else of its `stamp` box), centred in the box's height; without one (or one
-    placed per card), in that bottom corner inside the safe zone."""
+    """Where a tab `w` × `h` goes on the template's face (template space, y down): on a front, the
+    version ("left") at the left end of its `stamp` box, the pack code ("right") at the right end
+    of its `pack_code` box (else of its `stamp` box), centred in the box's height; without one (or
+    one placed per card), in that bottom corner inside the safe zone. On a back ("back"), the pack
+    code centred in its `pack_code` box, else centred BACK_RAISE above the bottom edge."""
     frame = fixed_frame(template)
+    cw, ch = template.size
+    if where == "back":
+        slot = frame.box(CODE_SLOT) if CODE_SLOT in template.boxes else None
+        if slot is not None:
+            x, y, sw, sh = slot
+            return (x + (sw - w) / 2, y + (sh - h) / 2, w, h)
+        return ((cw - w) / 2, ch - BACK_RAISE - h, w, h)
     name = CODE_SLOT if where == "right" and CODE_SLOT in template.boxes else SLOT
     slot = frame.box(name) if name in template.boxes else None
     if slot is not None:
         x, y, sw, sh = slot
         return (x if where == "left" else x + sw - w, y + (sh - h) / 2, w, h)
-    cw, ch = template.size
     s = template.safe
     return (s if where == "left" else cw - s - w, ch - s - h, w, h)
 
@@ -54,21 +62,30 @@ def _straddles(a: Box, b: Box) -> bool:
     return overlap and not _inside(a, b)
 
 
-def stamp_findings(template: Template) -> list[Finding]:
+def stamp_findings(template: Template, back: bool = False) -> list[Finding]:
     """A warning when the stamp's place (the `stamp` box, or a nominal tab in each bottom corner
     inside the safe zone) straddles the safe line or crosses the edge of a rectangle, picture,
-    badge or circle: the tab would sit across a frame."""
+    badge or circle: the tab would sit across a frame. With `back`, the place of the pack code a
+    pack's sheets print on the back (its `pack_code` box, or a nominal tab centred near the bottom
+    edge)."""
     frame = fixed_frame(template)
     places = []
-    for name, side in ((SLOT, "left"), (CODE_SLOT, "right")):
+    sides = (("back", CODE_SLOT),) if back else (("left", SLOT), ("right", CODE_SLOT))
+    for side, name in sides:
         spec = template.boxes.get(name)
         if spec is not None:
             slot = frame.box(name)
             if slot is not None:  # else placed per card: not known without one
                 places.append((f"its {name} box", slot, (spec.file, spec.line, spec.column)))
-        elif SLOT not in template.boxes:
+        elif back or SLOT not in template.boxes:
             box = tab_box(template, NOMINAL_W, STAMP_SIZE + PAD_H, side)
-            places.append((f"the stamp's {side} corner", box, (template.file, 1, 1)))
+            where = "the pack code's place" if back else f"the stamp's {side} corner"
+            places.append((where, box, (template.file, 1, 1)))
+    what = (
+        "the pack code a pack's sheets print on the back"
+        if back
+        else ("a version stamp or pack code printed there")
+    )
     w, h = template.size
     s = template.safe
     out = []
@@ -94,10 +111,14 @@ def stamp_findings(template: Template) -> list[Finding]:
                     f"{template.name}: {name} ({bw / MM:.1f} × {bh / MM:.1f} mm at "
                     f"{x / MM:.1f}, {y / MM:.1f} mm) crosses {', '.join(crossed[:3])}"
                     + (f" and {len(crossed) - 3} more" if len(crossed) > 3 else "")
-                    + ": a version stamp or pack code printed there sits across a frame or "
-                    "covers the face's words",
-                    f"declare boxes: {{{SLOT}: {{x: …, bottom: …, w: …, h: …}}}} (and "
-                    f"{CODE_SLOT}) inside the safe zone, on one ground and clear of text",
+                    + f": {what} sits across a frame or covers the face's words",
+                    (
+                        f"declare boxes: {{{CODE_SLOT}: {{x: …, bottom: …, w: …, h: …}}}} "
+                        if back
+                        else f"declare boxes: {{{SLOT}: {{x: …, bottom: …, w: …, h: …}}}} (and "
+                        f"{CODE_SLOT}) "
+                    )
+                    + "inside the safe zone, on one ground and clear of text",
                 )
             )
     return out

@@ -248,6 +248,62 @@ def test_the_stamp_is_drawn_in_the_box_the_template_declares(scratch_ws: Workspa
     assert tab_box(template, 30, 8, "left")[0] == x
 
 
+BACK = "templates/clean/back.yaml"
+
+
+def test_a_back_whose_emblem_crosses_the_pack_codes_place_is_a_warning(
+    scratch_ws: Workspace,
+) -> None:
+    """The clean game deals packs, whose sheets print each pack's code centred near the bottom
+    of the backs: a back's emblem there is named; a `pack_code` box clear of it is not."""
+    back = scratch_ws.root / BACK
+    back.write_text(
+        back.read_text()
+        + "  - {id: emblem, type: rect, x: 10mm, y: 72mm, w: 20mm, h: 10mm, fill: '#aa8800'}\n"
+    )
+    assert _shown(_findings(scratch_ws)) == [
+        (
+            BACK,
+            1,
+            1,
+            "warning",
+            "stamp-placement",
+            None,
+            "back: the pack code's place (10.0 × 3.1 mm at 26.5, 78.9 mm) crosses the edge of "
+            "'emblem': the pack code a pack's sheets print on the back sits across a frame or "
+            "covers the face's words",
+        )
+    ]
+    back.write_text("boxes: {pack_code: {x: 20mm, y: 8mm, w: 23mm, h: 3.1mm}}\n" + back.read_text())
+    assert _findings(scratch_ws) == []
+
+
+def test_a_backs_pack_code_is_drawn_centred_in_its_pack_code_box(scratch_ws: Workspace) -> None:
+    back = scratch_ws.root / BACK
+    back.write_text("boxes: {pack_code: {x: 20mm, y: 8mm, w: 23mm, h: 3.1mm}}\n" + back.read_text())
+    studio = open_studio(scratch_ws, "clean")
+    template = studio.faces.rules[0].back
+    assert template is not None
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(300, 300))
+    trim = (20.0, 30.0, *template.size)
+    code_tab(c, studio.fonts, "P3 R1", trim, "back", template=template)
+    c.save()
+    seen: list[tuple[float, float]] = []
+
+    def visit(text: str, cm: list, tm: list, font: object, size: object) -> None:
+        if text.strip():
+            seen.append((tm[4] + cm[4], tm[5] + cm[5]))
+
+    PdfReader(io.BytesIO(buffer.getvalue())).pages[0].extract_text(visitor_text=visit)
+    mm = 72 / 25.4
+    left, top = trim[0] + 20 * mm, trim[1] + trim[3] - 8 * mm  # the box on the page, y up
+    ((tx, ty),) = seen
+    assert left < tx < left + 23 * mm and top - 3.1 * mm < ty < top
+    centre = tab_box(template, 30, 8, "back")
+    assert abs(centre[0] + 15 - (20 * mm + 11.5 * mm)) < 0.01
+
+
 @pytest.mark.parametrize("where", ["face_images", "paint_op"])
 def test_a_background_that_cannot_be_drawn_is_a_finding_not_a_crash(
     scratch_ws: Workspace, monkeypatch, where: str
