@@ -128,9 +128,8 @@ def badge_label_guards(
     left, top, right, _ = label_rect(op.box, width, cap)
     shape = str(op.props.get("shape") or "circle")
     room = _inside_width(shape, w, h, top - y)
-    clear = as_length(op.props.get("stroke_width"), 0.5) / 2 + 0.2 * MM
-    if op.props.get("stroke") in (None, "", "none"):
-        clear = 0.2 * MM
+    stroked = op.props.get("stroke") not in (None, "", "none")
+    clear = label_clearance(op.props.get("stroke_width"), stroked)
     need = right - left + 2 * clear
     if need <= room + 0.01:
         return []
@@ -173,11 +172,23 @@ def _inside_width(shape: str, w: float, h: float, down: float) -> float:
 
 def _needed_size(need: float, h: float, down: float) -> float:
     """The smallest circle whose width at its label's top is `need`, the label keeping its size
-    (its baseline stays 30 % down the badge, its capitals as tall)."""
-    size = h
-    while size < 4 * need and _inside_width("circle", size, size, down + (size - h) * 0.3) < need:
+    (its capitals as tall as now: 30 % of `h` less `down`)."""
+    return circle_holding(need, 0.3 * h - down)
+
+
+def circle_holding(need: float, cap: float) -> float:
+    """The smallest circle badge whose width at its label's top is `need` (clearances included),
+    for a label with capitals `cap` tall (its baseline 30 % down the badge, as painted)."""
+    size = need
+    while size < 4 * need and _inside_width("circle", size, size, 0.3 * size - cap) < need:
         size += 0.05 * MM
     return size
+
+
+def label_clearance(stroke_width: Any = None, stroked: bool = True) -> float:
+    """What a badge's label keeps clear of its shape's edge on each side: 0.2 mm, and half the
+    stroke (`stroke_width`, else 0.5 pt) when the badge is stroked."""
+    return (as_length(stroke_width, 0.5) / 2 if stroked else 0.0) + 0.2 * MM
 
 
 def cost_row_guards(

@@ -4,6 +4,7 @@ facts lines, a rules box and stat badges, placed so nothing overlaps."""
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from .infer import Column, Inferred
@@ -32,6 +33,32 @@ def short(col: Column) -> str:
     if len(words) == 1:
         return words[0][:3]
     return "".join(w[0] for w in words)[:4]
+
+
+FOOT = 81.7  # mm: where the stat badges along the foot end, above the footer line
+BADGE, WIDEST = 8.2, 10.0  # mm: a foot badge's size, and the most it grows for its label
+
+
+def foot_badges(labels: list[str]) -> tuple[float, list[str]]:
+    """The foot's stat badges' size (mm, one for all) and labels: 8.2 mm, grown up to 10 mm so
+    that the widest label (6 pt Lato Bold, the starter's label font) clears the circle's edge
+    where it stands (render.guards' badge-label-overflow); a label wider still is cut short."""
+    from ..render.fonts import BUNDLED, FontSet
+    from ..render.guards import MM, circle_holding, label_clearance
+
+    fonts = FontSet(BUNDLED)
+    cap, clear = fonts.cap_height("Lato-Bold", 6.0), 2 * label_clearance()
+
+    def size_for(text: str) -> float:
+        return circle_holding(fonts.width("Lato-Bold", text, 6.0) + clear, cap) / MM
+
+    fitted = []
+    for text in labels:
+        while len(text) > 1 and size_for(text) > WIDEST:
+            text = text[:-1]
+        fitted.append(text)
+    need = max((size_for(t) for t in fitted), default=BADGE)
+    return max(BADGE, math.ceil(need * 10 - 1e-6) / 10), fitted
 
 
 def _q(text: str) -> str:
@@ -144,7 +171,8 @@ def front_yaml(inferred: Inferred) -> str:
             "    min_size: 7pt",  # the guards' least for rules text (docs/guards.md)
         ]
         top += height + 1.0
-    bottom = 72.5 if where["badges"] else 79.0
+    bottom = round(FOOT - foot_badges([short(c) for c in where["badges"]])[0] - 1.0, 1)
+    bottom = bottom if where["badges"] else 79.0
     room = bottom - top
     if room > 44:  # space to spare: a place for art, as on most cards
         art = min(room - 36, 28.0)
@@ -181,9 +209,10 @@ def front_yaml(inferred: Inferred) -> str:
         if where["flavor"]:
             out.append(f"    flavor: {_q(_value(where['flavor'][0]))}")
         out += ["    rich: true", "    font: body", "    size: 8.5pt", "    min_size: 7pt"]
+    size, labels = foot_badges([short(col) for col in where["badges"]])
     for n, col in enumerate(where["badges"]):
-        x = (3.4, 50.8, 12.6, 41.6)[n]
-        out += _badge(col, x, 73.5, 8.2, "10pt", short(col))
+        x = (3.4, 59.0 - size, 4.4 + size, 58.0 - 2 * size)[n]
+        out += _badge(col, round(x, 1), round(FOOT - size, 1), size, "10pt", labels[n])
     footer = "{{ model.name }}"
     for col in where["copies"]:
         footer += f"{{% if {_present(col)} %}}  ·  ×{{{{ card.{col.field} }}}}{{% endif %}}"

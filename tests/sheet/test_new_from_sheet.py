@@ -438,3 +438,23 @@ def test_a_title_row_and_a_merged_header_in_new_and_pull(tmp_path: Path) -> None
     assert [
         (f.code, f.cell, f.message) for f in result.findings if f.code.startswith("sheet-")
     ] == said
+
+
+def test_stat_badges_grow_to_hold_their_labels(tmp_path: Path) -> None:
+    """Headers whose labels would cross an 8.2 mm circle's edge ('COÛT', 'POW'): the foot's
+    badges grow together (up to 10 mm) and the game validates with no finding; a label too wide
+    even for 10 mm is cut short."""
+    from cardgen.sheet.infer_face import foot_badges
+
+    root = tmp_path / "studio"
+    root.mkdir()
+    sheet = tmp_path / "stats.csv"
+    sheet.write_text("Name,Coût,Rules,Power,ATK,HP\nAlpha,2,Draw.,3,1,2\nBeta,1,Hit.,2,2,2\n")
+    assert scaffold_from_sheet(root, "stats", sheet).findings == []
+    front = (root / "templates" / "stats" / "front.yaml").read_text()
+    assert front.count("w: 9.5mm, h: 9.5mm") == 4 and "w: 8.2mm" not in front
+    valid = run(root, "validate", "stats", "--format", "json")
+    assert valid.exit_code == 0 and yaml.safe_load(valid.output)["findings"] == []
+    assert foot_badges(["HP", "ATK"]) == (8.2, ["HP", "ATK"])  # they fit: as before
+    size, labels = foot_badges(["WWWW"])
+    assert size <= 10.0 and labels[0] in ("W", "WW", "WWW")
