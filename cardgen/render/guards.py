@@ -38,15 +38,11 @@ def text_guards(
     printed = fit.layout.size
     least, kind = (guards.rules_size, "rules text") if rich else (guards.label_size, "a label")
     if printed < least - 0.01 and printed >= spec.size - 0.01:  # as written: one finding
-        line, column = element.at.get("size", (element.line, element.column))
         out.append(
-            Finding(
-                element.file,
-                line,
-                column,
-                Severity.WARNING,
+            at_element(
+                element,
+                "size",
                 "type-too-small",
-                None,
                 f"'{what}' of {face_name} is set at {printed:g}pt, below the {least:g}pt minimum "
                 f"for {kind}: a home printer fills it in",
                 f"set its size to {least:g}pt or more (game.yaml's guards: sets the minimum)",
@@ -96,16 +92,12 @@ def badge_guards(
     size = as_length(props.get("label_size"), box[3] * 0.2)
     if size >= guards.label_size - 0.01:
         return wide
-    line, column = element.at.get("label_size", (element.line, element.column))
     how = "its label_size" if props.get("label_size") else "a fifth of its height, the default"
     return [
-        Finding(
-            element.file,
-            line,
-            column,
-            Severity.WARNING,
+        at_element(
+            element,
+            "label_size",
             "type-too-small",
-            None,
             f"badge '{element.id or 'badge'}' of {face_name} prints its label at {size:.1f}pt "
             f"({how}), below the {guards.label_size:g}pt minimum for a label",
             f"set label_size: {guards.label_size:g}pt or more",
@@ -133,15 +125,11 @@ def badge_label_guards(
     need = right - left + 2 * clear
     if need <= room + 0.01:
         return []
-    line, column = element.at.get("label", (element.line, element.column))
     return [
-        Finding(
-            element.file,
-            line,
-            column,
-            Severity.WARNING,
+        at_element(
+            element,
+            "label",
             "badge-label-overflow",
-            None,
             f"badge '{element.id or 'badge'}' of {face_name}: its label '{label}' is "
             f"{(right - left) / MM:.1f} mm wide at {lsize:g}pt, but the "
             f"{shape} is {max(room, 0) / MM:.1f} mm wide at the label's top: the letters "
@@ -154,6 +142,13 @@ def badge_label_guards(
             + ", shorten the label, or lower its label_size (not below the label minimum)",
         )
     ]
+
+
+def at_element(element: Element, key: str, code: str, message: str, hint: str) -> Finding:
+    """A warning at the template element's `key` as written (else at the element): one finding,
+    whatever card shows it."""
+    line, column = element.at.get(key, (element.line, element.column))
+    return Finding(element.file, line, column, Severity.WARNING, code, None, message, hint)
 
 
 def _inside_width(shape: str, w: float, h: float, down: float) -> float:
@@ -204,15 +199,11 @@ def cost_row_guards(
     if total <= box[2] + 0.01:
         return []
     shrunk = (box[2] - gap * (count - 1)) / count
-    line, column = element.at.get("w", (element.line, element.column))
     return [
-        Finding(
-            element.file,
-            line,
-            column,
-            Severity.WARNING,
+        at_element(
+            element,
+            "w",
             "cost-row-shrinks",
-            None,
             f"cost row '{element.id or 'icons'}' of {face_name} is {box[2] / MM:.1f} mm wide: "
             f"{count} symbols at {d / MM:.1f} mm need {total / MM:.1f} mm, so they shrink to "
             f"{shrunk / MM:.1f} mm on those cards and a cost's symbols differ in size from card "
