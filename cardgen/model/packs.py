@@ -274,14 +274,10 @@ def _selected_run(
     out = []
     for card, copies in print_run(catalog, model):
         group = groups[card.order]
-        if (
-            (group is None and not model.collation)  # no collation: every design, once
-            or group is not None
-            and group.name in keep
-            and group.name not in drop
-            and matches(where, card.data)
-            and matches(pool_where, card.data)
-        ):
+        grouped = (
+            group is None and not model.collation  # no collation: every design, once
+        ) or (group is not None and group.name in keep and group.name not in drop)
+        if grouped and matches(where, card.data) and matches(pool_where, card.data):
             out.append((card, copies))
     return out
 

@@ -190,3 +190,28 @@ def test_exact_odds_count_types_not_sets() -> None:
     odds = exact_odds([c.id for c in big], 10, Rules.of(rules, big))
     assert odds is not None and sum(odds.values()) == 10  # a setup holds exactly 10 cards
     assert odds["c0"] == odds["c6"] != odds["c5"]  # same type, same odds
+
+
+def test_where_selects_the_pool_in_a_game_without_a_collation(scratch_ws: Workspace) -> None:
+    """A game with no collation (every game `new --from` makes): a format's `where:` and
+    draft.pool still select its cards (they were ignored: every design was dealt)."""
+    model = scratch_ws.model_path("clean")
+    text = model.read_text()
+    start, end = text.index("collation:\n"), text.index("numbering:\n")
+    text = text[:start] + text[end:]
+    text = text.replace(
+        "  pod:\n    mode: exhaust\n",
+        "  spells:\n    mode: setup\n    pick: 1\n    where: {kind: Spell}\n"
+        "  units:\n    mode: exhaust\n    pack_size: 1\n    where: {kind: Unit}\n"
+        "  pod:\n    mode: exhaust\n",
+    )
+    model.write_text(text)
+    loaded = load_game(scratch_ws, "clean")
+    assert not loaded.model.collation
+    kind = {c.id: c.get("kind") for c in loaded.catalog.cards}
+    spells = deal(load_format(loaded.model, loaded.catalog, "spells"), "spells", 1, 3, games=20)
+    assert {kind[c] for p in spells.packs for c in p.cards} == {"Spell"}
+    units = load_format(loaded.model, loaded.catalog, "units")
+    assert {kind[card.id] for card, _ in units.pool} == {"Unit"}
+    everyone = load_format(loaded.model, loaded.catalog, "pod")
+    assert {kind[card.id] for card, _ in everyone.pool} == {"Unit", "Spell"}
