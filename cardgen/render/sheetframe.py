@@ -25,7 +25,7 @@ def local_size(spec: SheetSpec) -> tuple[float, float]:
 @contextlib.contextmanager
 def frame(c: Canvas, rect: Rect, angle: int, size: tuple[float, float]) -> Iterator[None]:
     """Draw in a frame whose box [0, w] x [0, h] (`size`) lands on the sheet rectangle `rect`,
-    turned by `angle` (0, 90 counter-clockwise, -90 clockwise)."""
+    turned by `angle` (0, 90 counter-clockwise, -90 clockwise, 180 upside down)."""
     x, y, _, _ = rect
     w, h = size
     c.saveState()
@@ -35,6 +35,9 @@ def frame(c: Canvas, rect: Rect, angle: int, size: tuple[float, float]) -> Itera
     elif angle == -90:
         c.translate(x, y + w)
         c.rotate(-90)
+    elif angle == 180:
+        c.translate(x + w, y + h)
+        c.rotate(180)
     else:
         c.translate(x, y)
     try:
@@ -52,6 +55,8 @@ def to_local(sheet: Rect, rect: Rect, angle: int, size: tuple[float, float]) -> 
         return (py - y, x + h - px - pw, ph, pw)
     if angle == -90:  # (u, v) -> (x + v, y + w - u)
         return (y + w - py - ph, px - x, ph, pw)
+    if angle == 180:  # (u, v) -> (x + w - u, y + h - v)
+        return (x + w - px - pw, y + h - py - ph, pw, ph)
     return (px - x, py - y, pw, ph)
 
 
@@ -86,10 +91,12 @@ def front_angle(spec: SheetSpec) -> int:
 
 
 def back_angle(spec: SheetSpec) -> int:
-    """A turned card's back turns the other way on a long-edge flip, the same way on a short-edge
-    one: turned over sideways, the cut card shows its back upright."""
+    """How a slot's back is turned on the backs page so that the cut card, turned over sideways,
+    shows its back upright: a short-edge flip turns the sheet end over end, so every back is turned
+    half a turn from its long-edge place (upright cards: upside down; a turned card's back turns
+    the same way as its front, where a long-edge flip turns it the other way)."""
     if not spec.turn:
-        return 0
+        return 180 if spec.duplex == "short" else 0
     return -90 if spec.duplex != "short" else 90
 
 

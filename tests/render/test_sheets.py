@@ -223,3 +223,36 @@ def test_low_ink_keeps_the_layout_for_a_fraction_of_the_toner() -> None:
         op.box for op in face.ops if op.type == "text"
     ]
     assert not [op for op in twin.ops if op.type in ("rect", "circle") and op.props.get("fill")]
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_a_cut_card_turned_over_sideways_shows_its_back_upright(duplex: str) -> None:
+    """A short-edge flip turns the sheet end over end: each back is printed upside down on its page
+    so that the cut card, turned over sideways, shows it upright, as a long-edge print does. Read
+    back: the whole matrix each back is drawn with, and where its centre lands."""
+    from pypdf.generic import ContentStream
+
+    from ..conftest import FIXTURE_WS
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    opts = SheetOptions(copies="collation", duplex=duplex)
+    chosen, _, _ = choose_cards(studio, opts)
+    reader = PdfReader(io.BytesIO(sheet_bytes(studio, opts, chosen).pdf))
+    page = reader.pages[1]
+    ctm, stack, seen = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            A, B, C, D, E, F = ctm
+            ctm = [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
+                   e * A + f * C + E, e * B + f * D + F]  # fmt: skip
+        elif op == b"Do" and str(operands[0]).startswith("/FormXob.F"):
+            seen.append([round(v, 3) for v in ctm[:4]])
+    assert len(seen) == 5
+    upright, upside_down = [1.0, 0.0, 0.0, 1.0], [-1.0, 0.0, -0.0, -1.0]
+    want = upright if duplex == "long" else upside_down
+    assert all([v + 0.0 for v in m] == [v + 0.0 for v in want] for m in seen)
