@@ -29,10 +29,7 @@ class SheetSpec:
     gutter: float = 0.0
     crop_marks: bool = True
     duplex: str = "long"  # a Duplex; typed str while render/pdfsheets.py flips it as a plain str
-    back_offset: tuple[float, float] = (
-        0.0,
-        0.0,
-    )  # points, applied to back pages only (+x right, +y up)
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points, on back pages only (+x right, +y up)
     calibration: bool = False
     paper_name: str = ""  # as the user gave it ('a4', 'letter'), for messages
     turn: bool = False  # cards lie turned a quarter on the sheet (their long side across)
@@ -278,9 +275,7 @@ class Page:
     grid: Grid
     placements: list[Placement]
     label: str = ""
-    code: str = (
-        ""  # printed small on every card of the page (a pack's code), so cut cards can be sorted
-    )
+    code: str = ""  # printed small on every card of the page (a pack's code): cut cards sort
 
 
 @dataclass
@@ -349,7 +344,7 @@ def plan_sheets(
                         spec,
                         grid,
                         [
-                            Placement(grid.slots[i], f, bk, cid)
+                            Placement(_bled(grid, spec, i, len(page)), f, bk, cid)
                             for i, (cid, f, bk) in enumerate(page)
                         ],
                         label,
@@ -357,6 +352,18 @@ def plan_sheets(
                     )
                 )
     return plan
+
+
+def _bled(grid: Grid, spec: SheetSpec, i: int, filled: int) -> Slot:
+    """Slot `i` of a page holding `filled` cards: a butted card beside an empty slot (right of it
+    or below it) paints its bleed on that side too, as on the grid's edge."""
+    slot, cols, b = grid.slots[i], grid.cols, spec.bleed
+    right = i % cols < cols - 1 and i + 1 >= filled
+    below = i // cols < grid.rows - 1 and i + cols >= filled
+    if spec.layout == "gutter" or filled >= grid.per_page or not (right or below):
+        return slot
+    x, y, w, h = slot.paint
+    return Slot(slot.index, slot.trim, (x, y - b * below, w + b * right, h + b * below))
 
 
 def sheet_warnings(plan: SheetPlan) -> list[str]:

@@ -256,3 +256,28 @@ def test_a_cut_card_turned_over_sideways_shows_its_back_upright(duplex: str) -> 
     upright, upside_down = [1.0, 0.0, 0.0, 1.0], [-1.0, 0.0, -0.0, -1.0]
     want = upright if duplex == "long" else upside_down
     assert all([v + 0.0 for v in m] == [v + 0.0 for v in want] for m in seen)
+
+
+@pytest.mark.parametrize("layout", ["shared-cut", "gutter"])
+def test_a_card_beside_an_empty_slot_keeps_its_bleed_on_that_side(layout: str) -> None:
+    """The last page holds 5 cards of 9 (3 x 3): butted cards paint their bleed on the grid's outside and,
+    now, towards an empty slot too (right of slot 4, below slots 2, 3 and 4); a full page and the
+    gutter layout (every card its own bleed) are as before."""
+    from cardgen.render.sheets import plan_sheets
+
+    s = spec(layout=layout)
+    grid = plan_grid(s)
+    assert grid.per_page == (9 if layout == "shared-cut" else 6)
+    items = [(f"c{i}", f"f{i}", None) for i in range(grid.per_page + 5)]
+    full, tail = plan_sheets(items, s).pages
+    assert [p.slot for p in full.placements] == grid.slots
+    b = 3 * MM
+    grown = {}
+    for p, slot in zip(tail.placements, grid.slots):
+        (x, y, w, h), (x0, y0, w0, h0) = p.slot.paint, slot.paint
+        assert p.slot.trim == slot.trim and x == x0 and y + h == pytest.approx(y0 + h0)
+        grown[slot.index] = (round((w - w0) / b, 6), round((y0 - y) / b, 6))
+    if layout == "gutter":
+        assert set(grown.values()) == {(0, 0)}
+    else:  # (right, below) in bleeds
+        assert grown == {0: (0, 0), 1: (0, 0), 2: (0, 1), 3: (0, 1), 4: (1, 1)}
