@@ -144,8 +144,8 @@ def load_model(
     text = r.get(raw, "text", LocDict, "game.yaml", default=LocDict())
     model.keyword_lines = bool(r.get(text, "keyword_lines", bool, "text", default=False))
     model.bare_symbols = bool(r.get(text, "bare_symbols", bool, "text", default=False))
-    model.text_fields = r.strings(text, "fields", "text") or [
-        f for f in ("text",) if f in model.fields
+    model.text_fields = r.strings(text, "fields", "text") or [  # a field named or marked text
+        f.name for f in model.fields.values() if f.name == "text" or f.role == "text"
     ]
     model.text_labels = r.strings(text, "labels", "text")
     model.reminder_text = str(r.get(text, "reminder", str, "text", default="after-keyword"))

@@ -149,7 +149,9 @@ SECTIONS: dict[str, Spec] = {
             "keyword_lines": Bool("lines like 'Guard' or 'Poison - …' declare keywords"),
             "bare_symbols": Bool("runs of symbol letters standing alone are symbols"),
             "fields": ListOf(
-                "the fields that hold rules text (default: text)", item=Text(), one_or_more=True
+                "the fields that hold rules text (default: text and the role: text fields)",
+                item=Text(),
+                one_or_more=True,
             ),
             "labels": ListOf(
                 "ability labels printed bold where they open a paragraph ('Trigger:', 'Effect:')",

@@ -139,9 +139,11 @@ def cost_yaml(
     guess: CostGuess,
     palette: tuple[tuple[str, str], ...],
     factions: dict[str, str] | None = None,
+    rules: tuple[str, ...] = (),
 ) -> list[str]:
     """The `cost:` and `text:` sections of game.yaml for the guess, with comments (`factions`: the
-    faction values' frame colours, which symbols named like a faction take)."""
+    faction values' frame colours, which symbols named like a faction take; `rules`: the fields
+    the front prints as rules text, where keywords are looked for)."""
     lines: list[str] = []
     if guess.symbols:
         where = []
@@ -160,9 +162,11 @@ def cost_yaml(
             lines.append(f'    - {{letter: {letter}, name: {letter}, color: "{colour}"}}{note}')
         lines.append(f"  generic: {'true' if guess.generic else 'false'}  # numbers such as {{2}}")
         lines.append("")
-    fields = [c.field for c in guess.text_fields]
+    marked = [c.field for c in guess.text_fields]
+    fields = [*rules, *(f for f in marked if f not in rules)]
     lines.append("text:")
     if fields:
-        lines.append(f"  fields: [{', '.join(fields)}]  # rules text whose [X] marks are symbols")
+        why = "keywords" + (" and [X] symbols" if marked else "") + " are read here"
+        lines.append(f"  fields: [{', '.join(fields)}]  # the rules text: {why}")
     lines.append("  keyword_lines: false  # no glossary yet: see docs/model.md, keywords")
     return lines

@@ -116,7 +116,10 @@ def game_yaml(inferred: Inferred, title: str, source: str) -> str:
         if colour is not None and colour.role == "faction"
         else {}
     )
-    lines += cost_yaml(inferred.cost or CostGuess(), PALETTE, factions) + [""]
+    from .infer_face import plan  # the front's places: it reads this module's colour field
+
+    rules = tuple(c.field for c in plan(inferred)["rules"])
+    lines += cost_yaml(inferred.cost or CostGuess(), PALETTE, factions, rules) + [""]
     lines += _collation(inferred)
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -181,3 +181,18 @@ def test_a_colour_with_spaces_around_it_is_read_as_that_colour_everywhere(tmp_pa
     assert [(line, code) for line, code, _, _ in found if code.startswith("model-")] == [
         (6, "model-colour")
     ]
+
+
+def test_rules_text_is_read_from_the_fields_marked_text_by_default(scratch_ws) -> None:  # type: ignore[no-untyped-def]
+    """Without `text.fields`, the rules text is the field named text and every field with
+    role: text (a sheet's 'rules' column, say): keywords and symbols are looked for there."""
+    from cardgen.project.loaded import load_game
+
+    path = scratch_ws.model_path("clean")
+    path.write_text(
+        path.read_text().replace(
+            "  text: {type: text, role: text}\n",
+            "  text: {type: text}\n  ability: {type: text, role: text}\n",
+        )
+    )
+    assert load_game(scratch_ws, "clean").model.text_fields == ["text", "ability"]

@@ -260,9 +260,9 @@ def test_a_cut_card_turned_over_sideways_shows_its_back_upright(duplex: str) -> 
 
 @pytest.mark.parametrize("layout", ["shared-cut", "gutter"])
 def test_a_card_beside_an_empty_slot_keeps_its_bleed_on_that_side(layout: str) -> None:
-    """The last page holds 5 cards of 9 (3 x 3): butted cards paint their bleed on the grid's outside and,
-    now, towards an empty slot too (right of slot 4, below slots 2, 3 and 4); a full page and the
-    gutter layout (every card its own bleed) are as before."""
+    """The last page holds 5 cards of 9 (3 x 3): butted cards paint their bleed on the grid's
+    outside and, now, towards an empty slot too (right of slot 4, below slots 2, 3 and 4); a
+    full page and the gutter layout (every card its own bleed) are as before."""
     from cardgen.render.sheets import plan_sheets
 
     s = spec(layout=layout)

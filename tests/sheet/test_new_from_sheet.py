@@ -458,3 +458,31 @@ def test_stat_badges_grow_to_hold_their_labels(tmp_path: Path) -> None:
     assert foot_badges(["HP", "ATK"]) == (8.2, ["HP", "ATK"])  # they fit: as before
     size, labels = foot_badges(["WWWW"])
     assert size <= 10.0 and labels[0] in ("W", "WW", "WWW")
+
+
+def test_the_rules_columns_are_where_keywords_are_read(tmp_path: Path) -> None:
+    """The model names the columns the front prints as rules text in `text.fields`, so a
+    glossary added afterwards finds its keywords there (it read only a field named 'text')."""
+    root = tmp_path / "studio"
+    root.mkdir()
+    sheet = tmp_path / "harbour.csv"
+    sheet.write_text(
+        "Name,Cost,Rules Text (EN)\n"
+        "Cutter,2,Sail 2. Then draw a card and keep it until the end of your turn.\n"
+        "Hulk,1,Moor. Gain a coin for each ship you have moored this round.\n"
+    )
+    assert scaffold_from_sheet(root, "harbour", sheet).findings == []
+    model = root / "rules" / "harbour" / "game.yaml"
+    assert "  fields: [rules_text_en]  # the rules text: keywords are read here\n" in (
+        model.read_text()
+    )
+    with model.open("a") as f:
+        f.write(
+            "keywords:\n  - {name: Sail, reminder: Move.}\n  - {name: Moor, reminder: Stop.}\n"
+            "  - {name: Guide, reminder: Help.}\n"
+        )
+    valid = run(root, "validate", "harbour", "--format", "json")
+    found = yaml.safe_load(valid.output)["findings"]
+    assert [(f["code"], f["message"]) for f in found] == [
+        ("keyword-unused", "no card uses the keyword 'Guide'")
+    ]
