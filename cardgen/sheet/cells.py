@@ -97,7 +97,7 @@ def annotate_cells(
                     # a finding about one field (a required one left empty has no line of its
                     # own) names that field's cell
                     about = (f.about or "").removeprefix("fields.")
-                    if f.card == card and f.about != about and about in cells[card]:
+                    if f.about and f.card == card and f.about != about and about in cells[card]:
                         name = about
                     cell = cells[card].get(name) or cells[card].get("")
                     if cell:

@@ -54,6 +54,7 @@ ENUM_MAX_LENGTH = 40
 LIST_PART_MAX_LENGTH = 30
 LONG_TEXT = 40  # mean characters above which a text field goes in the rules box
 _INT = re.compile(r"[+-]?\d+")
+PICTURE = re.compile(r"\.(png|jpe?g|webp|gif)$", re.IGNORECASE)  # what cardgen draws (imagefile)
 _RESERVED = set(dir(dict)) | {"id", "draft"}
 
 
@@ -83,7 +84,7 @@ class Column:
     field: str
     header: str  # as the sheet writes it (the first table's)
     where: str  # 'column C of Cards'
-    kind: str = "text"  # name, id, copies, text, integer, int-or-x, enum, list (cost: infer_cost)
+    kind: str = "text"  # name, id, copies, text, integer, int-or-x, enum, list, image (cost: …)
     role: str | None = None
     vocab: list[str] = _field(default_factory=list)  # enum and list values, commonest first
     minimum: int | None = None
@@ -272,6 +273,10 @@ def _infer_column(col: Column, values: list[Value]) -> None:
         col.minimum, col.maximum = min(int(i or 0) for i in ints), max(int(i or 0) for i in ints)
         col.why = f"every value a whole number, {col.minimum} to {col.maximum}"
         return
+    if all(PICTURE.search(t) and "\n" not in t for t in texts):
+        col.kind = "image"
+        col.why = "every value a picture's file (PNG, JPEG, WebP, GIF): the card's art"
+        return
     mean = sum(len(t) for t in texts) / len(texts)
     col.long = col.multiline or mean > LONG_TEXT
     if col.multiline:
@@ -335,6 +340,9 @@ def _assign_roles(columns: list[Column]) -> None:
                 col.role = role
                 taken.add(role)
                 break
+    pictures = [c for c in columns if c.kind == "image"]
+    if pictures:  # the first column of pictures is the art the front shows
+        pictures[0].role = "art"
     if "text" not in taken:
         texts = [c for c in columns if c.kind == "text" and c.role is None and c.long]
         if texts:

@@ -106,7 +106,8 @@ def plan(inferred: Inferred) -> dict[str, list[Column]]:
     flavor = [c for c in fields if c.role == "flavor"][:1]
     rules = [c for c in fields if c.kind == "text" and c.long and c not in flavor]
     rules.sort(key=lambda c: c.role != "text")
-    placed = {id(c) for c in [cost, *stats, *flavor, *rules] if c is not None}
+    art = [c for c in fields if c.role == "art"][:1]
+    placed = {id(c) for c in [cost, *stats, *flavor, *rules, *art] if c is not None}
     facts = [c for c in fields if id(c) not in placed and c.kind != "copies"]
     return {
         "cost": [cost] if cost else [],
@@ -115,6 +116,7 @@ def plan(inferred: Inferred) -> dict[str, list[Column]]:
         "rules": rules,
         "flavor": flavor,
         "copies": [c for c in fields if c.kind == "copies"],
+        "art": art,
     }
 
 
@@ -174,12 +176,18 @@ def front_yaml(inferred: Inferred) -> str:
     bottom = round(FOOT - foot_badges([short(c) for c in where["badges"]])[0] - 1.0, 1)
     bottom = bottom if where["badges"] else 79.0
     room = bottom - top
-    if room > 44:  # space to spare: a place for art, as on most cards
-        art = min(room - 36, 28.0)
+    pictures = where["art"]
+    if room > 44 or pictures:  # space to spare (or a column of art): a place for art
+        art = min(room - 36, 28.0) if room > 44 else max(room - 30, 12.0)
         out.append(
             f"  - {{id: art, type: rect, x: 4.4mm, y: {top:.1f}mm, w: 54.2mm, h: {art:.1f}mm,"
             ' radius: 1mm, fill: "{{ vars.frame }}", opacity: 0.25}'
         )
+        for col in pictures:  # over the tinted place, which shows on a card without art
+            out.append(
+                f"  - {{id: picture, type: image, x: 4.4mm, y: {top:.1f}mm, w: 54.2mm, "
+                f"h: {art:.1f}mm, src: {_q(_value(col))}, fit: cover, when: {_q(_present(col))}}}"
+            )
         top += art + 1.5
     out.append(
         f"  - {{id: text-box, type: rect, x: 3.8mm, y: {top:.1f}mm, w: 55.4mm,"

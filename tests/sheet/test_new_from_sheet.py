@@ -486,3 +486,32 @@ def test_the_rules_columns_are_where_keywords_are_read(tmp_path: Path) -> None:
     assert [(f["code"], f["message"]) for f in found] == [
         ("keyword-unused", "no card uses the keyword 'Guide'")
     ]
+
+
+def test_a_column_of_picture_files_is_the_cards_art(tmp_path: Path) -> None:
+    """An 'Art' column of PNG paths becomes an image field with role art, drawn in the front's art
+    place (it was printed as the words 'Art: art/low.png'); a picture too coarse for its box is
+    an error located at the art's own cell."""
+    from PIL import Image
+
+    root = tmp_path / "studio"
+    (root / "art").mkdir(parents=True)
+    Image.new("RGB", (60, 40), (100, 50, 20)).save(root / "art" / "low.png")
+    sheet = tmp_path / "art.csv"
+    sheet.write_text(
+        "Name,Cost,Rules,Art\n"
+        "Alpha,2,Draw a card and then discard a card at random from your hand.,art/low.png\n"
+        "Beta,1,Gain two coins and then lose one coin at the end of the turn.,\n"
+    )
+    assert scaffold_from_sheet(root, "art", sheet).findings == []
+    model = (root / "rules" / "art" / "game.yaml").read_text()
+    assert "  art: {type: image, label: Art, role: art}\n" in model
+    front = (root / "templates" / "art" / "front.yaml").read_text()
+    assert 'type: image, x: 4.4mm, y: 12.5mm, w: 54.2mm, h: 28.0mm, src: "{{ card.art }}"' in front
+    assert "**Art:**" not in front
+    assert run(root, "sheet", "pull", "art", str(sheet)).exit_code == 1  # the coarse picture
+    valid = run(root, "validate", "art", "--format", "json")
+    found = yaml.safe_load(valid.output)["findings"]
+    assert [(f["code"], f["card"], f["cell"]) for f in found] == [
+        ("art-low-resolution", "alpha", f"{sheet}:D2")  # the art's cell, not the row's first
+    ]
