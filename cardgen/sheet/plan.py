@@ -10,7 +10,7 @@ from typing import Any
 from ..core.errors import Finding, Severity
 from ..core.output import write_atomic
 from ..load.card import Card
-from ..load.yamledit import Editor, inline, locate
+from ..load.yamledit import CardNode, Editor, inline, locate
 from ..load.yamlio import parse_yaml
 from .columns import UNSET, Column, same
 from .grid import Cell, Table
@@ -141,7 +141,30 @@ def finish_plan(plan: PullPlan, sources: list[CardFile], editors: dict[str, Edit
         tail = cards[len(cards) - len(added) :]
         for change, node in zip(added, tail):
             change.line, change.column = node.line, located.item_indent + 1
+        _moved(plan, source, cards[: len(cards) - len(added)])
         plan.writes[shown] = (source, (b"\xef\xbb\xbf" if source.bom else b"") + text.encode())
+
+
+def _moved(plan: PullPlan, source: CardFile, nodes: list[CardNode]) -> None:
+    """Each change to a kept card at the place it has in the edited file (a field added above
+    pushes the rest down): a value set or a field added where it now stands, a field removed at
+    its card."""
+    removed = plan.removed.get(source.shown, set())
+    kept = [sc for sc in sorted(source.cards, key=lambda sc: sc.index) if sc.index not in removed]
+    if len(kept) != len(nodes):
+        return
+    node_of = {sc.card.id: node for sc, node in zip(kept, nodes)}
+    for change in plan.changes:
+        node = node_of.get(change.card) if change.file == source.shown else None
+        if node is None or change.action not in ("set", "add", "unset"):
+            continue
+        at = node.fields.get(change.field or "")
+        if change.action == "set" and at is not None:
+            change.line, change.column = at.line, at.column
+        elif change.action == "add" and at is not None:
+            change.line, change.column = at.key_line, node.key_indent + 1
+        elif change.action == "unset":
+            change.line, change.column = node.line, node.key_indent + 1
 
 
 def _as_planned(plan: PullPlan, source: CardFile, data: Any) -> bool:

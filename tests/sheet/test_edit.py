@@ -183,7 +183,7 @@ def test_renaming_a_card_without_an_id_keeps_its_row(game: Workspace) -> None:
     sheet = write(game, header, list(rows.values()))
     _, plan = pull_sheet(game, "clean", sheet)
     assert [c.format() for c in plan.changes] == [
-        "cards/clean/cards.yaml:15:9 name: Firestorm → Firestorm Prime  [e.csv:C4]",
+        "cards/clean/cards.yaml:16:9 name: Firestorm → Firestorm Prime  [e.csv:C4]",  # below the id
         "cards/clean/cards.yaml:15:3 id: (unset) → firestorm  [e.csv:A4]",
     ]
     text = (game.root / "cards/clean/cards.yaml").read_text()
@@ -398,3 +398,24 @@ def test_a_csv_of_one_tab_prunes_only_that_tabs_file(game: Workspace) -> None:
     _, plan = pull_sheet(game, "clean", sheet, prune=True)
     assert [(c.card, c.action) for c in plan.changes] == [("firestorm", "remove-card")]
     assert (game.root / "cards/clean/blue.yaml").read_bytes() == b"\xef\xbb\xbf" + BLUE.encode()
+
+
+def test_each_change_is_reported_where_it_stands_in_the_written_file(game: Workspace) -> None:
+    """A field added to one card pushes the cards below it down: each change is printed at the
+    line it has after the write (it was printed at its line before, landing on another card)."""
+    header, rows = pushed(game)
+    first, second = "ember-guard", "firestorm"  # one above the other in cards.yaml
+    rows[first] = edit(header, rows[first], text="Guard\nLine two\nLine three\nLine four")
+    rows[second] = edit(header, rows[second], power="5", rarity="common")
+    sheet = write(game, header, list(rows.values()))
+    _, plan = pull_sheet(game, "clean", sheet)
+    lines = (game.root / "cards/clean/cards.yaml").read_text().split("\n")
+    assert {(c.card, c.field, c.action) for c in plan.changes} >= {
+        (second, "power", "add"),
+        (second, "rarity", "set"),
+    }
+    for c in plan.changes:  # the key on that line; a value set: its value from that column
+        at = lines[c.line - 1]
+        assert at.lstrip().startswith(f"{c.field}:"), (c.format(), at)
+        if c.action == "set" and c.field == "rarity":
+            assert at[c.column - 1 :] == "common", (c.format(), at)
