@@ -43,8 +43,9 @@ def _rows(root: Path, game: str) -> list[str]:
             ],
         ),
         (
-            "supply",  # landscape and mini cards name their size
+            "supply",  # landscape and mini cards name their size, the commonest said first
             [
+                "Card size: poker-eu, 63 × 88 mm, unless a line names another",
                 "20 Basic cards: 12 Coin, 8 Shack",
                 "30 Action cards: 10 each of Village, Smithy, Market",
                 "2 Location cards (landscape, 88 × 63 mm): Harbor, Watchtower",

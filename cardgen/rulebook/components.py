@@ -243,8 +243,12 @@ def declared_rows(model: GameModel) -> list[Row]:
 
 def component_rows(studio: Studio) -> list[Row]:
     """Every line of the components list: the cards by kind, their other faces, then the declared
-    components."""
+    components. With cards of more than one size, the commonest size is said first."""
     kinds, main = kinds_in_run(studio)
     named = any(k.name for k in kinds)
     rows = [kind_row(studio.model, k, main, named) for k in kinds]
-    return rows + other_face_rows(studio, main) + declared_rows(studio.model)
+    others = other_face_rows(studio, main)
+    if main is not None and any("×" in tail for _, tail in rows + others):  # several sizes:
+        # the commonest, which the rows leave unsaid, is said first
+        rows.insert(0, ("Card size", f": {size_words(main)}, unless a line names another"))
+    return rows + others + declared_rows(studio.model)
