@@ -348,9 +348,10 @@ def _per_page(kit: KitFiles) -> Check:
         cards = [n // pair for n in _cards(doc)]
         sheets = len(doc.pages) // 2 if role == "cards" else len(doc.pages)  # duplex: two pages
         data[role] = {"most": max(cards, default=0), "sheets": sheets, "pages": len(doc.pages)}
+        mixed = len(set(cards[: -2 if role == "cards" else -1])) > 1  # the last sheet aside
         parts.append(
-            f"{kit.roles[role]}: {max(cards, default=0)} a sheet, {sheets} sheets "
-            f"({len(doc.pages)} pages)"
+            f"{kit.roles[role]}: {'up to ' if mixed else ''}{max(cards, default=0)} a sheet, "
+            f"{sheets} sheets ({len(doc.pages)} pages)"
         )
     return Check(
         "cards per page", "ok" if parts else "none", "; ".join(parts) or "no card sheets", data
