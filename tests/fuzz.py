@@ -79,18 +79,26 @@ class Hang(Exception):
 
 @contextmanager
 def deadline(seconds: int = HANG_SECONDS) -> Iterator[None]:
-    """Raise Hang when the block runs longer than `seconds` (main thread, Unix)."""
+    """Raise Hang when the block spends more than `seconds` of cpu (a loop), or six times that
+    on the clock (a wait that never ends): a loaded machine slows the clock, not the cpu spent
+    (main thread, Unix)."""
 
     def fire(signum: int, frame: Any) -> None:
-        raise Hang(f"took over {seconds} s")
+        raise Hang(
+            f"took over {seconds} s of cpu" if signum == signal.SIGPROF else
+            f"took over {6 * seconds} s"
+        )  # fmt: skip
 
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
+    previous = signal.signal(signal.SIGALRM, fire), signal.signal(signal.SIGPROF, fire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.alarm(6 * seconds)
     try:
         yield
     finally:
         signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGALRM, previous[0])
+        signal.signal(signal.SIGPROF, previous[1])
 
 
 def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:

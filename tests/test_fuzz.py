@@ -300,3 +300,16 @@ def test_cli_option_mutants(ws: Workspace) -> None:
             )
     assert not failures, "\n\n".join(failures[:3])
     assert files_outside(ws.root, before) == []
+
+
+def test_the_hang_guard_catches_a_loop_and_a_wait() -> None:
+    """run_guarded names a loop by the cpu it spends and a wait that never ends by the clock."""
+    import time
+
+    from .fuzz import Hang, deadline
+
+    with pytest.raises(Hang, match="cpu"), deadline(1):
+        while True:
+            pass
+    with pytest.raises(Hang, match="took over 6 s$"), deadline(1):
+        time.sleep(30)
