@@ -62,9 +62,13 @@ def _colour_attrs(model: GameModel, field: str) -> set[str]:
     return {k for t in vocab.terms for k, v in t.attrs.items() if HEX.match(str(v).strip())}
 
 
-def colour_only(template: Template, model: GameModel) -> list[Finding]:
+def colour_only(
+    template: Template, model: GameModel, pinned: frozenset[str] = frozenset()
+) -> list[Finding]:
     """A warning for each coloured field the template paints from its value's colour while no
-    text, badge label or picture on the face reads the field (under any condition)."""
+    text, badge label or picture on the face reads the field (under any condition); not for a
+    field `pinned` to one value on every card the template draws (faces.yaml's `where:`), whose
+    colour tells nothing apart."""
     var_reads = {name: _reads(v) for name, v in template.vars.items()}
 
     def closure(names: set[str]) -> tuple[set[tuple[str, str]], set[str]]:
@@ -101,7 +105,7 @@ def colour_only(template: Template, model: GameModel) -> list[Finding]:
                     painted[field] = (element, key, attr)
     out = []
     for field, (element, key, attr) in painted.items():
-        if field in shown:
+        if field in shown or field in pinned:
             continue
         line, column = element.at.get(key, (element.line, element.column))
         vocab = model.vocab_for(field)

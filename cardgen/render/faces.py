@@ -188,6 +188,12 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
 
     checked_backs: set[str] = set()
     stamped: set[str] = set()  # fronts whose stamp place was checked
+    pins: dict[str, dict[str, Any]] = {}  # what every rule drawing a front fixes to one value
+    for (where, front_name, _, _), (_, also) in zip(entries, extras):
+        fixed = {k: v for k, v in where.items() if isinstance(v, (str, int, float, bool))}
+        for name in [front_name, *(o for o, _, _ in also)]:
+            was = pins.setdefault(name, fixed)
+            pins[name] = {k: v for k, v in was.items() if fixed.get(k, not v) == v}
     for (where, front_name, back_name, loc), at, (second, also) in zip(entries, where_at, extras):
         front_template = get(front_name, loc)
         back_template = get(str(back_name), loc) if back_name else None
@@ -204,10 +210,12 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
                 findings.extend(
                     _size_mismatch(other_template, other_back_template, shown_manifest, other_at)
                 )
-        for front in [front_template] + [faces.templates.get(o) for o, _ in others]:
+        for name in [front_name, *(o for o, _ in others)]:
+            front = faces.templates.get(name)
             if front is not None and front.file not in stamped and not front.guessed:
                 stamped.add(front.file)
-                findings.extend(stamp_findings(front) + colour_only(front, model))
+                pinned = frozenset(pins[name])
+                findings.extend(stamp_findings(front) + colour_only(front, model, pinned))
         for coded in [back_template, *shared] if model.packs else []:  # a pack's code, behind
             if coded is not None and "\0" + coded.file not in stamped and not coded.guessed:
                 stamped.add("\0" + coded.file)

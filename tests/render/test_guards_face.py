@@ -162,6 +162,26 @@ def test_a_faction_shown_only_by_colour_is_a_warning_at_the_colour(scratch_ws: W
     ]
 
 
+def test_a_template_drawn_for_one_faction_only_tells_nothing_by_its_colour(
+    scratch_ws: Workspace,
+) -> None:
+    """faces.yaml gives the faction's colour-only front to Red cards only: its colour tells no
+    faction from another, so no finding; drawn for Red and Blue by two rules, it is one again."""
+    _edit(scratch_ws.root / FRONT, FACTION_WORD, "")
+    faces = scratch_ws.root / "templates" / "clean" / "faces.yaml"
+    red = "- {where: {faction: Red}, front: front.yaml, back: back.yaml}\n"
+    plain = (
+        (scratch_ws.root / FRONT)
+        .read_text()
+        .replace("{{ attr('faction', 'color', '#777777') }}", "#777777")
+    )
+    (scratch_ws.root / "templates" / "clean" / "plain.yaml").write_text(plain)
+    faces.write_text(red + "- {where: {}, front: plain.yaml, back: back.yaml}\n")
+    assert _findings(scratch_ws) == []
+    faces.write_text(red + "- {where: {faction: Blue}, front: front.yaml, back: back.yaml}\n")
+    assert [f.code for f in _findings(scratch_ws)] == ["colour-only"]
+
+
 def test_a_faction_named_through_a_var_counts_as_named(scratch_ws: Workspace) -> None:
     _edit(scratch_ws.root / FRONT, FACTION_WORD, "")
     _edit(
