@@ -72,8 +72,12 @@ def _present(col: Column) -> str:
 
 
 def _value(col: Column) -> str:
+    """A field's value as the front prints it: an enumeration's value by its name in the edition
+    being built (a vocabulary's `name@de`, docs/editions.md), a list's values joined."""
     if col.kind == "list":
         return f"{{{{ card.{col.field}|join(', ') }}}}"
+    if col.kind == "enum":
+        return f"{{{{ attr('{col.field}', 'name', card.{col.field}) }}}}"
     return f"{{{{ card.{col.field} }}}}"
 
 

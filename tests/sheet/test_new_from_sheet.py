@@ -515,3 +515,33 @@ def test_a_column_of_picture_files_is_the_cards_art(tmp_path: Path) -> None:
     assert [(f["code"], f["card"], f["cell"]) for f in found] == [
         ("art-low-resolution", "alpha", f"{sheet}:D2")  # the art's cell, not the row's first
     ]
+
+
+def test_an_enumeration_prints_its_name_in_the_edition_built(tmp_path: Path) -> None:
+    """The front prints an enumeration's value by its vocabulary name: a German edition shows
+    `name@de` ('Schiff'), not the cards' own 'Ship'."""
+    from cardgen.core.workspace import Workspace
+    from cardgen.project.studio import open_studio
+
+    root = tmp_path / "studio"
+    root.mkdir()
+    sheet = tmp_path / "ships.csv"
+    sheet.write_text("Name,Type\nCutter,Ship\nHulk,Ship\nLamp,Tower\nBeacon,Tower\n")
+    assert scaffold_from_sheet(root, "ships", sheet).findings == []
+    front = (root / "templates" / "ships" / "front.yaml").read_text()
+    assert "{{ attr('type', 'name', card.type) }}" in front
+    model = root / "rules" / "ships" / "game.yaml"
+    text = model.read_text().replace("    - {name: Ship, ", "    - {name: Ship, name@de: Schiff, ")
+    assert "Schiff" in text
+    model.write_text(
+        text + "editions:\n  default: en\n  languages:\n    en: {name: English}\n"
+        "    de: {name: Deutsch}\n"
+    )
+    words = []
+    for edition in ("", "de"):
+        studio = open_studio(Workspace(root, edition=edition), "ships")
+        card = studio.catalog.by_id()["cutter"]
+        face, _ = studio.prepare(card)
+        words.append(" ".join(str(op.props.get("text", "")) for op in face.ops))
+    assert "Ship" in words[0] and "Schiff" not in words[0]
+    assert "Schiff" in words[1]
