@@ -42,6 +42,7 @@ class Twin(Generic[T]):
         nor their locks)."""
         if not forkable():
             return None
+        reap()
         mine, theirs = Pipe()
         parent = os.getpid()
         try:
@@ -90,12 +91,25 @@ class Twin(Generic[T]):
 
     def close(self) -> None:
         """Close the pipe: the twin ends once its current run (if any) has written its files, never
-        halfway."""
+        halfway; it is reaped now if it has ended already, else by a later fork or close."""
         self.conn.close()
+        _ENDING.append(self.pid)
+        reap()
+
+
+_ENDING: list[int] = []  # twins closed but perhaps still finishing: reaped when seen ended
+
+
+def reap() -> None:
+    """Reap the closed twins that have ended (no waiting): a long-lived process (a watch loop, a
+    test run) keeps no zombie of each twin it closed."""
+    for pid in list(_ENDING):
         try:
-            os.waitpid(self.pid, os.WNOHANG)  # reaped now if it has ended already
-        except ChildProcessError:
-            pass
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere
+            done = pid
+        if done:
+            _ENDING.remove(pid)
 
 
 def _serve(conn: Connection, work: Callable[[], object]) -> NoReturn:

@@ -93,3 +93,29 @@ def test_every_process_pool_and_fork_of_the_package_is_in_speed() -> None:
                 continue
             hits += [f"{path.relative_to(PKG)}:{node.lineno}: {n}" for n in sorted(names & banned)]
     assert hits == []
+
+
+def test_closed_twins_leave_no_zombie_behind() -> None:
+    """A long-lived process (a watch loop, this test run) closes twin after twin: each is reaped
+    once it has ended, by the next close or fork, instead of staying a zombie until exit."""
+    import os
+    import time
+
+    from cardgen.speed import twin as twins
+    from cardgen.speed.twin import Twin
+
+    pids = []
+    for _ in range(3):
+        t = Twin.fork(lambda: 1)
+        if t is None:
+            pytest.skip("no fork here")
+        t.ask()
+        assert t.answer() == 1
+        t.close()
+        pids.append(t.pid)
+    time.sleep(0.5)  # the last one ends once it sees its pipe closed
+    twins.reap()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left
+    assert twins._ENDING == []
