@@ -24,7 +24,7 @@ PROBE = 12  # faces made here first, timed, to see whether helpers would pay
 HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
 Laid = tuple[str, tuple, Recording | None]  # a face's key, store entry and drawing
-Sent = tuple[str, tuple, bytes | None]  # the same from a helper, the drawing as marshal bytes
+Sent = tuple[str, bytes, bytes | None]  # the same from a helper, as marshal bytes
 
 _WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
 
@@ -56,8 +56,8 @@ def _helper(indices: list[int]) -> tuple[list[Sent], list[Any], list[Any]]:
 
     _ELEMENTS.journal()
     DRAWN.journal()
-    laid = [  # recordings as the face store holds them (marshal bytes): a third of the size
-        (key, entry, marshal.dumps(recording) if recording is not None else None)
+    laid = [  # entries and recordings as the face store holds them (marshal bytes)
+        (key, marshal.dumps(entry), marshal.dumps(recording) if recording is not None else None)
         for key, entry, recording in _lay_out(indices)
     ]
     return laid, _ELEMENTS.made(), DRAWN.made()
