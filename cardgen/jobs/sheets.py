@@ -170,7 +170,7 @@ def _findings_there(_: int) -> tuple[list[Finding], dict, dict, tuple[set[str], 
     known = (set(contrast.faces), set(contrast.known)) if contrast is not None else (set(), set())
     gc.disable()  # a helper's collection would walk (and so copy) every page it shares with us
     found = all_findings(studio)
-    faces = {k: v for k, v in contrast.faces.items() if k not in known[0]} if contrast else {}
+    faces = {k: contrast.faces[k] for k in contrast.faces if k not in known[0]} if contrast else {}
     texts = {k: v for k, v in contrast.known.items() if k not in known[1]} if contrast else {}
     store = studio.renderer.store
     reads = store.reads() if store is not None else (set(), set())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, Mapping
 
 from ..core import units
 from ..core.errors import CardgenError, Finding, Severity
@@ -125,6 +125,47 @@ def inked(
     return low_ink(front), low_ink(back) if back is not None else None
 
 
+class RunFaces(Mapping[str, PreparedFace]):
+    """A print run's faces by key, each made again when a page asks for it (the renderer's face
+    store gives it back, light: size, findings, its recording in the store) rather than all held
+    until the PDF is written: a run of 100,000 cards holds the faces of one page. Held as made
+    where making one again would cost a layout: low-ink faces, and every face without a face
+    store (--no-cache: the renderer keeps them all anyway)."""
+
+    def __init__(self, studio: Studio, bleed: float | None, ink: Ink) -> None:
+        self.studio, self.bleed, self.ink = studio, bleed, ink
+        self.hold = ink != "normal" or studio.renderer.store is None
+        self._how: dict[str, tuple[Card, int, int]] = {}  # the card, its pair (-1 its own), side
+        self._held: dict[str, PreparedFace] = {}
+
+    def add(self, face: PreparedFace, card: Card, pair: int, side: int) -> None:
+        if self.hold:
+            self._held[face.key] = face
+        elif face.key not in self._how:
+            self._how[face.key] = (card, pair, side)
+
+    def __getitem__(self, key: str) -> PreparedFace:
+        if self.hold:
+            return self._held[key]
+        card, pair, side = self._how[key]
+        if pair < 0:
+            both = self.studio.prepare(card, self.bleed)
+        else:
+            both = self.studio.other_faces(card, self.bleed)[pair]
+        face = inked(both, self.ink)[side]
+        assert face is not None and face.key == key
+        return face
+
+    def __contains__(self, key: object) -> bool:
+        return key in (self._held if self.hold else self._how)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._held if self.hold else self._how)
+
+    def __len__(self) -> int:
+        return len(self._held if self.hold else self._how)
+
+
 @dataclass
 class SheetRun:
     pdf: bytes
@@ -148,26 +189,32 @@ def sheet_bytes(
             bleed = units.bleed(opts.bleed)
         except UnitError as exc:
             raise CardgenError(f"--bleed: {exc}") from exc
-    fronts: dict[str, PreparedFace] = {}
-    backs: dict[str, PreparedFace] = {}
+    fronts = RunFaces(studio, bleed, opts.ink)
+    backs = RunFaces(studio, bleed, opts.ink)
+    sizes: dict[str, tuple[tuple[float, float], float]] = {}
+    edges: dict[str, tuple[int, int, int] | None] = {}  # each front's, for the sliver warning
     items: list[tuple[str, str, str | None]] = []
     total = len(chosen)
     studio.prefetch([card for card, _ in chosen], bleed)
     others: list[tuple[str, str, str | None]] = []  # faces.yaml `also:`: once per design
     for i, (card, count) in enumerate(chosen):
         front, back = inked(studio.prepare(card, bleed), opts.ink)
-        fronts[front.key] = front
+        fronts.add(front, card, -1, 0)
+        sizes[front.key] = ((front.width, front.height), front.bleed)
+        edges[front.key] = front.edge()
         if back is not None:
-            backs[back.key] = back
+            backs.add(back, card, -1, 1)
         items.extend([(card.id, front.key, back.key if back else None)] * count)
         if groups is None and count:  # packs deal cards, never their randomizers
-            for pair in studio.other_faces(card, bleed):
+            for n, pair in enumerate(studio.other_faces(card, bleed)):
                 other, other_back = inked(pair, opts.ink)
                 if not any(o[1] == other.key for o in others):
                     others.append((card.id, other.key, other_back.key if other_back else None))
-                    fronts[other.key] = other
+                    fronts.add(other, card, n, 0)
+                    sizes[other.key] = ((other.width, other.height), other.bleed)
+                    edges[other.key] = other.edge()
                     if other_back is not None:
-                        backs[other_back.key] = other_back
+                        backs.add(other_back, card, n, 1)
         progress("faces", i + 1, total)
     designs = len({key for _, key, _ in items})
     copies = len(items)
@@ -186,7 +233,6 @@ def sheet_bytes(
         paper_name=str(opts.paper),
         all_marks=opts.paper.name == "universal",
     )
-    sizes = {key: ((face.width, face.height), face.bleed) for key, face in fronts.items()}
     plan = plan_sheets(items, spec, sizes, groups)
     title = f"{studio.model.name} print sheets"
     stamps = (
@@ -217,7 +263,7 @@ def sheet_bytes(
         preface,
         studio.renderer.recordings,
     )
-    sliver = sliver_warning(plan, fronts)
+    sliver = sliver_warning(plan, edges)
     if sliver:
         warnings.append(sliver)
     grids = plan.grids()
@@ -250,12 +296,11 @@ def _grid(spec: SheetSpec, grid: Grid) -> str:
     return f"{grid.cols} x {grid.rows}" + (" turned" if spec.turn else "")
 
 
-def sliver_warning(plan: SheetPlan, fronts: dict[str, PreparedFace]) -> str | None:
+def sliver_warning(plan: SheetPlan, edges: Mapping[str, tuple[int, int, int] | None]) -> str | None:
     """Shared-cut sheets whose neighbouring cards meet with different edge colours: a cut 0.8 mm off
     the line leaves a sliver of the neighbour's colour on the card."""
     pairs = 0
     sheets = 0
-    edges = {key: face.edge() for key, face in fronts.items()}  # once per design, not per neighbour
     for page in plan.pages:
         if page.spec.layout != "shared-cut":
             continue

@@ -5,6 +5,7 @@ against what its face draws beneath it, rasterised without the text, by WCAG con
 from __future__ import annotations
 
 import hashlib
+import marshal
 from itertools import islice
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -12,7 +13,7 @@ from typing import Any, Iterable, Iterator
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.guards import Guards
-from ..speed.cache import Store
+from ..speed.cache import Packed, Store
 from ..speed.codekey import code_digest
 from .facetexts import Text, face_texts
 from .fonts import FontSet
@@ -40,12 +41,25 @@ class ContrastCache:
         self.name = f"contrast-{code_digest(__name__)}"
         found = self.store.get(self.name)
         found = found if isinstance(found, dict) else {}
-        self.faces: dict[str, list[Measured]] = found.get("faces") or {}
-        self.known: dict[str, Result] = found.get("texts") or {}
+        # each face's measures as marshal bytes, read when the face is judged; the texts' only
+        # when a face not yet measured asks (a warm run never does): 100,000 faces are not held
+        # as objects
+        self.faces: dict[str, list[Measured]] = Packed(found.get("faces"))
+        texts = found.get("texts")
+        self._texts: bytes = texts if isinstance(texts, bytes) else marshal.dumps({})
+        self._known: dict[str, Result] | None = None
         self.changed = False
 
+    @property
+    def known(self) -> dict[str, Result]:
+        if self._known is None:
+            texts = marshal.loads(self._texts)
+            self._known, self._texts = texts if isinstance(texts, dict) else {}, b""
+        return self._known
+
     def save(self) -> None:
-        data = {"faces": self.faces, "texts": self.known}
+        texts = marshal.dumps(self._known) if self._known is not None else self._texts
+        data = {"faces": dict(self.faces), "texts": texts}
         if self.changed and self.store.put(self.name, data, stale="contrast-*"):
             self.changed = False
 

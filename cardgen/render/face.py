@@ -25,6 +25,7 @@ from .template import Element, Template, as_length
 from .values import cost_sequence, typed
 
 _FONT_DIGESTS: Memo[str] = Memo(1024)
+FITS_KEPT = 20_000  # texts a renderer keeps fitted (the most recently used)
 # laid-out elements by (element as written, what it reads): a template saved with one element
 # changed lays out only that element again on every face it draws (a live rebuild's template loop)
 _ELEMENTS: Memo[tuple[Op | None, tuple[Finding, ...]]] = Memo(20_000)
@@ -53,16 +54,14 @@ class FaceRenderer:
         self._font_prints: dict[str, str] = {}
         self._keys: dict[tuple[int, str, float], tuple[Card | None, str]] = {}
         # fitting is the costly part and does not depend on the bleed: faces drawn with another
-        # bleed (trim-only pictures, vendor canvases) reuse it
-        self._fits: dict[tuple, tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]] = {}
+        # bleed reuse it. The renderer's own (with --no-cache too, as its dictionary was), bounded:
+        # a run of 100,000 cards does not hold every card's rules text fitted
+        self._fits: Memo[tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]]
+        self._fits = Memo(FITS_KEPT, always=True)
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
         self.contrast: Any = None  # the contrast guard's measures on disk (render.contrast)
-        self.recordings = Recordings(
-            fonts
-        )  # each face's drawing, replayed into every document that shows it
-        self._art: dict[
-            tuple[Path, str], str | None
-        ] = {}  # a picture is decoded once however many cards use it
+        self.recordings = Recordings(fonts)  # each face's drawing, replayed into every document
+        self._art: dict[tuple[Path, str], str | None] = {}  # a picture decoded once for all cards
         self._pixels: dict[Path, tuple[int, int]] = {}  # its size in pixels, read once
 
     def measurer(self, family: rt.Family) -> rt.Measurer:
@@ -119,7 +118,8 @@ class FaceRenderer:
                 key, template, lambda: self._lay_out(key, card, template, bleed).ops
             )
             if cached is not None:
-                self._prepared[key] = cached
+                if is_live():  # a one-off run asks the store again: 100,000 faces are not held
+                    self._prepared[key] = cached
                 return cached.moved_to(anchor_of(card))
         face = self._lay_out(key, card, template, bleed)
         self._prepared[key] = face
@@ -326,18 +326,19 @@ class FaceRenderer:
             round(box[2], 3),
             round(box[3], 3),
         )
-        known = self._fits.get(
-            fit_key
-        )  # texts repeat from card to card: parsed, fitted and checked once
-        if known is None:
+
+        def fitted() -> tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]:
             rules = self.rules if rich else rt.RichRules()
             blocks = [rt.parse(text, rules)] if text else [[]]
             if flavor:
                 blocks.append(rt.parse(flavor, rt.RichRules(), base_style=rt.ITALIC))
-            known = self._fits[fit_key] = (
+            return (
                 rt.fit(blocks, self.measurer(family), spec, box[2], box[3]),
                 missing_glyphs(self.fonts, blocks, family),
             )
+
+        # texts repeat from card to card: parsed, fitted and checked once
+        known = self._fits.get(fit_key, fitted)
         fit, missing = known
         face.findings += text_findings(
             self.fonts, self.model.file, element, props, face, card, fit, missing, spec, box

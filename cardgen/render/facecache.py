@@ -19,14 +19,14 @@ from typing import Any, Callable
 
 from ..core.paths import file_stamp
 from ..load.plaindata import findings_from_plain, findings_to_plain
-from ..speed.cache import Store
+from ..speed.cache import Packed, Store
 from ..speed.codekey import code_digest as reach_digest
 from ..speed.gcpause import no_cyclic_gc
 from .pen import Recording
 from .prepared import Op, PreparedFace
 from .template import Template
 
-FORMAT = 8  # bump when the layout of an entry (or of a recording) changes
+FORMAT = 9  # bump when the layout of an entry (or of a recording) changes
 
 
 CODE = (
@@ -63,7 +63,7 @@ class _CachedFace(PreparedFace):
         return ops
 
 
-class KeptRecordings(dict):  # type: ignore[type-arg]
+class KeptRecordings(Packed):
     """Face recordings by key that remember which ones this run read or wrote (the rest is dropped
     on save). Each is held as its marshal bytes, as the cache file keeps it, and read back when
     asked for: a third of its size as objects, so a run of 100,000 faces does not hold them all
@@ -79,14 +79,14 @@ class KeptRecordings(dict):  # type: ignore[type-arg]
         if found is None:
             return default
         self.used.add(key)
-        return marshal.loads(found)
+        return found
 
     def __setitem__(self, key: str, value: Recording) -> None:
         self.keep_bytes(key, marshal.dumps(value))
 
     def keep_bytes(self, key: str, data: bytes) -> None:
         """Keep a recording given as its marshal bytes."""
-        super().__setitem__(key, data)
+        self.keep_packed(key, data)
         self.used.add(key)
         self.dirty = True
 
@@ -112,7 +112,9 @@ class FaceCache:
         self.folder = folder
         self.store = Store(folder)
         self.name = f"faces-{code_digest()}"
-        self.entries: dict[str, tuple] = {}  # key -> entry_of(face)
+        # key -> entry_of(face) as its marshal bytes, read when the face is asked for: a warm run
+        # of 100,000 faces holds no entry it does not draw as objects
+        self.entries = Packed()
         self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
         self.added = False
@@ -124,7 +126,7 @@ class FaceCache:
             or not isinstance(data.get("drawn"), dict)
         ):
             data = {}  # no cache yet, or not one this cardgen wrote: start afresh
-        self.entries = data.get("faces", {})
+        self.entries = Packed(data.get("faces", {}))
         self.recordings = KeptRecordings(data.get("drawn", {}))
 
     def get(
@@ -183,10 +185,15 @@ class FaceCache:
     def entry(self, face: PreparedFace) -> tuple:
         return entry_of(face)
 
-    def add(self, key: str, entry: tuple, recording: Recording | bytes | None = None) -> None:
-        """An entry (and recording, or its marshal bytes) made elsewhere (render.prefetch's
+    def add(
+        self, key: str, entry: tuple | bytes, recording: Recording | bytes | None = None
+    ) -> None:
+        """An entry (and recording), or their marshal bytes, made elsewhere (render.prefetch's
         helpers)."""
-        self.entries[key] = entry
+        if isinstance(entry, bytes):
+            self.entries.keep_packed(key, entry)
+        else:
+            self.entries[key] = entry
         self.used.add(key)
         self.added = True
         if isinstance(recording, bytes):  # already as kept (a helper's: render.prefetch)
@@ -217,7 +224,7 @@ class FaceCache:
         with (
             no_cyclic_gc()
         ):  # one pause for all faces: re-enabling the collector per face costs a collection each
-            entries.update((k, entry_of(face)) for k, face in self.fresh.items())
+            entries.update((k, marshal.dumps(entry_of(face))) for k, face in self.fresh.items())
             data = {"format": FORMAT, "faces": entries, "drawn": kept}
             self.store.put(
                 self.name, data, "faces-*"

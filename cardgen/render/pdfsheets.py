@@ -6,6 +6,7 @@ Each face is a Form XObject; the marks around the cards are render.sheetmarks'.
 from __future__ import annotations
 
 import io
+from collections import ChainMap
 from typing import Callable, Collection, Mapping
 
 from reportlab.pdfgen.canvas import Canvas
@@ -73,12 +74,18 @@ def define_forms(
     from its recording (render.pen): a face drawn by an earlier run or for another document is not
     drawn again. With `shared`, only those faces become forms; the rest are drawn on their page
     (`Replayer.inline`) from their recording, which the function returned gives when asked (not
-    all held at once: a run of 100,000 faces)."""
+    all held at once: a run of 100,000 faces). `faces` may make each face when asked for
+    (printrun.printing.RunFaces): a face whose recording is kept is not asked for here unless it
+    becomes a form."""
     kept = recordings or Recordings(fonts)
     enforce = rl.colour_enforcer(c)
 
     def recorded(key: str) -> Recording:
-        return kept.face(faces[key], painter(faces[key], fonts, model), enforce)
+        found = kept.kept(key) if enforce is None else None
+        if found is not None:  # the face itself is not asked for (it may be made on demand)
+            return found
+        face = faces[key]
+        return kept.face(face, painter(face, fonts, model), enforce)
 
     icons: set[tuple] = set()
     formed: dict[str, Recording] = {}
@@ -134,8 +141,18 @@ def write_sheets(
     fold = spec.layout == "fold"  # one-sided: each back beside its front, to fold and glue
     duplex = spec.duplex != "none" and not fold
     shared = placed_more_than_once(plan, duplex, fold)
-    recorded = define_forms(c, {**faces, **(backs or {})}, fonts, model, recordings, shared)
+    every: ChainMap[str, PreparedFace] = ChainMap(backs or {}, faces)  # type: ignore[arg-type]
+    recorded = define_forms(c, every, fonts, model, recordings, shared)
     stamp = Replayer(c, fonts)  # versions and pack codes: thousands of short texts on a big run
+    # the faces of the page being drawn, each asked for once (faces may be made on demand: a long
+    # run holds one page's, not all of them)
+    page_faces: dict[tuple[bool, str], PreparedFace] = {}
+
+    def face_of(key: str, back: bool = False) -> PreparedFace:
+        face = page_faces.get((back, key))
+        if face is None:
+            face = page_faces[back, key] = ((backs or faces) if back else faces)[key]
+        return face
 
     def put(c: Canvas, face: PreparedFace) -> None:
         if face.key in shared:
@@ -153,19 +170,20 @@ def write_sheets(
     sizes = len(plan.grids())
     unlabelled = 0
     for n, page in enumerate(plan.pages, 1):
+        page_faces.clear()
         for p in page.placements:
 
             def tabs(
                 trim: tuple[float, float, float, float], p: Placement = p, code: str = page.code
             ) -> None:
-                front = faces[p.front].template
+                front = face_of(p.front).template
                 if code and not duplex:
                     code_tab(c, fonts, code, trim, "right", text=stamp, template=front)
                 if stamps and p.card_id in stamps:
                     code_tab(c, fonts, stamps[p.card_id], trim, "left", text=stamp, template=front)
 
-            folded = (backs or faces)[p.back] if fold and p.back is not None else None
-            place_front(c, page.spec, p.slot, faces[p.front], folded, tabs, put)
+            folded = face_of(p.back, True) if fold and p.back is not None else None
+            place_front(c, page.spec, p.slot, face_of(p.front), folded, tabs, put)
         if id(page.grid) not in marks:
             marks[id(page.grid)] = crop_marks(page.grid, page.spec)
         draw_marks(c, marks[id(page.grid)])
@@ -193,7 +211,7 @@ def write_sheets(
             for p in page.placements:
                 if p.back is None:
                     continue
-                face = (backs or faces)[p.back]
+                face = face_of(p.back, True)
 
                 def back_tab(
                     trim: tuple[float, float, float, float],

@@ -234,6 +234,14 @@ class Recordings:
 
         return self.get(face.key, draw_ops)
 
+    def kept(self, key: str) -> Recording | None:
+        """The screen-colour recording of the face `key` when one is kept, else None (nothing
+        drawn)."""
+        found = self.memory.get(key)
+        if found is None and self.stored is not None:
+            found = self.stored.get(key)
+        return found
+
     def get(
         self, key: str, draw: Callable[[Canvas], None], enforce: Callable[[Any], Any] | None = None
     ) -> Recording:

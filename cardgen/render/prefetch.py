@@ -16,33 +16,37 @@ from ..speed.parallel import Pool, PoolLost
 from ..speed.parallel import workers as pool_workers
 from .face import FaceRenderer
 from .pdfsheets import painter
-from .pen import Recording
 from .template import Template
 
 MIN_FACES = 100  # below this, starting helpers costs more than laying the faces out here
 PROBE = 12  # faces made here first, timed, to see whether helpers would pay
 HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
-Laid = tuple[str, tuple, Recording | None]  # a face's key, store entry and drawing
-Sent = tuple[str, tuple, bytes | None]  # the same from a helper, the drawing as marshal bytes
+Sent = tuple[str, bytes, bytes | None]  # a face's key, store entry and drawing as marshal bytes
 
 _WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
 
 
-def _lay_out(indices: list[int]) -> list[Laid]:
-    """Lay out (and draw) the faces of `indices` among the jobs: in a helper, for this process's
-    face store to add; in this process, kept by its renderer as it keeps any face."""
+def _lay_out(indices: list[int], send: bool = False) -> list[Sent]:
+    """Lay out (and draw) the faces of `indices` among the jobs: kept by this process's renderer
+    as it keeps any face; with `send` (in a helper, for the parent's face store to add), each
+    face's entry and recording also returned as marshal bytes, made as the face is (a helper
+    holds no drawing as objects: a run of 100,000 faces)."""
     renderer: FaceRenderer = _WORK["renderer"]
     jobs: list[Job] = _WORK["jobs"]
     record: bool = _WORK["record"]
-    out = []
+    out: list[Sent] = []
     with no_cyclic_gc():
         for i in indices:
             card, template, bleed = jobs[i]
             face = renderer.prepare(card, template, bleed)
             paint = painter(face, renderer.fonts, renderer.model)
             recording = renderer.recordings.face(face, paint) if record else None
-            out.append((face.key, renderer.store.entry(face), recording))  # type: ignore[union-attr]
+            if send:
+                entry = marshal.dumps(renderer.store.entry(face))  # type: ignore[union-attr]
+                drawn = marshal.dumps(recording) if recording is not None else None
+                out.append((face.key, entry, drawn))
+            del recording
             if record:
                 renderer.settle(face.key)
     return out
@@ -56,10 +60,7 @@ def _helper(indices: list[int]) -> tuple[list[Sent], list[Any], list[Any]]:
 
     _ELEMENTS.journal()
     DRAWN.journal()
-    laid = [  # recordings as the face store holds them (marshal bytes): a third of the size
-        (key, entry, marshal.dumps(recording) if recording is not None else None)
-        for key, entry, recording in _lay_out(indices)
-    ]
+    laid = _lay_out(indices, send=True)
     return laid, _ELEMENTS.made(), DRAWN.made()
 
 

@@ -136,9 +136,9 @@ class FaceStore(Protocol):
         """A face as plain data, made in a helper process and handed back to `add`."""
         ...
 
-    def add(self, key: str, entry: tuple, recording: Any = None) -> None:
-        """Keep a face laid out (and its `recording`, a render.pen.Recording or its marshal bytes,
-        drawn) elsewhere."""
+    def add(self, key: str, entry: tuple | bytes, recording: Any = None) -> None:
+        """Keep a face laid out (and its `recording`, a render.pen.Recording, drawn) elsewhere;
+        either may be given as its marshal bytes."""
         ...
 
     def reads(self) -> tuple[set[str], set[str]]:

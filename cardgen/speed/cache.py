@@ -246,3 +246,39 @@ class Store:
                     old.unlink()
                 except OSError:
                     pass
+
+
+class Packed(dict):  # type: ignore[type-arg]
+    """Values by key, each held as its marshal bytes (as a cache file keeps it) and read back when
+    asked for: a cache of 100,000 entries read whole holds 100,000 short byte strings, not millions
+    of small objects. `get` and `[key]` give the value; `packed` the bytes (to keep them again);
+    `items`, `values` and iteration are those of the bytes."""
+
+    def __init__(self, data: dict[str, bytes] | None = None) -> None:
+        super().__init__(
+            {k: v for k, v in data.items() if isinstance(v, bytes)}
+            if isinstance(data, dict)
+            else {}
+        )
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = super().get(key)
+        return default if found is None else marshal.loads(found)
+
+    def __getitem__(self, key: Any) -> Any:
+        return marshal.loads(super().__getitem__(key))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, marshal.dumps(value))
+
+    def packed(self, key: Any) -> bytes | None:
+        found: bytes | None = super().get(key)
+        return found
+
+    def keep_packed(self, key: Any, data: bytes) -> None:
+        """Keep a value given as its marshal bytes."""
+        super().__setitem__(key, data)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
