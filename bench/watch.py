@@ -6,11 +6,13 @@ the sheets, ≤ 1.5 s for everything but the rulebook (issue 30). Run by hand; p
     .venv/bin/python bench/watch.py [--against REV] [--rows template|card|all]
 
 With --against, each row is measured on that revision too (a git worktree), the two runs one after
-the other, and both figures shown side by side (the machine may be shared: compare the ratio)."""
+the other, and both figures shown side by side (the machine may be shared: compare the ratio; the
+deck column ends with the 1-minute load average before, between and after the two runs)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -144,10 +146,14 @@ def main() -> None:
             folder = "templates" if file == "front.yaml" else "cards"
             if args.rows != "all" and (args.rows == "template") != (folder == "templates"):
                 continue
+            load = [os.getloadavg()[0]]  # the machine is shared: its load beside each figure
             mine, book = shown(after_saves(command, file, text, folder))
+            load.append(os.getloadavg()[0])
             theirs, their_book = (
                 shown(after_saves(command, file, text, folder, other)) if other else (None, None)
             )
+            load += [os.getloadavg()[0]] if other else []
+            deck = "Power Trip, 288 cards, load " + "/".join(f"{x:.1f}" for x in load)
             target = "≤ 0.2 s"
             if folder == "templates":
                 target = "≤ 0.5 s" if command == "sheets" else "≤ 1.5 s"
@@ -155,7 +161,7 @@ def main() -> None:
             rows.append(
                 Row(
                     f"`{command} --watch`: {what} written after a save of {edited} (median of 5)",
-                    "Power Trip, 288 cards",
+                    deck,
                     mine + against,
                     target,
                 )

@@ -70,3 +70,28 @@ def test_png_bytes_are_reproducible_and_match_the_golden(studio, regen: bool) ->
         f"{changed} pixels differ; see {FAILED}/actual-{GOLDEN.name} and diff-{GOLDEN.name}; "
         "rerun with --regen-goldens if intended"
     )
+
+
+@pytest.mark.parametrize("dpi", [72, 150, 300, 301, 302])
+def test_faces_drawn_straight_into_png_rows_are_the_bytes_of_the_image_encoded(
+    studio, dpi: int
+) -> None:
+    """render_pngs draws each page into PNG rows (raster.page_png): the same bytes as the page
+    drawn as an image and encoded by png_bytes, at widths of every remainder modulo 4 (rows
+    of 4-byte-aligned and unaligned lengths)."""
+    import pypdfium2 as pdfium
+
+    from cardgen.render.raster import faces_pdf, page_png, png_bytes
+
+    faces = [studio.prepare(card)[0] for card in studio.designs(printable=True)[:3]]
+    doc = pdfium.PdfDocument(faces_pdf(faces, studio.fonts, studio.model))
+    for i in range(len(faces)):
+        image = doc[i].render(scale=dpi / 72, draw_annots=False, rev_byteorder=True).to_pil()
+        assert page_png(doc[i], dpi / 72, dpi) == png_bytes(image, dpi)
+    assert list(render_pngs(faces, studio.fonts, studio.model, dpi=dpi, workers=1)) == [
+        png_bytes(
+            doc[i].render(scale=dpi / 72, draw_annots=False, rev_byteorder=True).to_pil(), dpi
+        )
+        for i in range(len(faces))
+    ]
+    doc.close()
