@@ -8,13 +8,11 @@ import math
 import re
 
 from .infer import Column, Inferred
-from .infer_cost import COST_HEADERS
-from .infer_yaml import colour_field
+from .infer_yaml import colour_field, plan
 
 # Geometry of a 63 x 88 mm card, in mm from the trim's top-left corner (safe zone 3 mm).
 LEFT, WIDTH = 5.0, 53.0
 FACT_LINE = 3.1  # one facts line at 7 pt
-MAX_BADGES = 4
 
 
 def label(col: Column) -> str:
@@ -95,33 +93,6 @@ def _badge(col: Column, x: float, y: float, size: float, font: str, text: str | 
     if text:  # at the guards' least for a label (docs/guards.md)
         lines.append(f"     label: {_q(text)}, label_size: 6pt,")
     return lines + [f"     font: label, size: {font}, when: {_q(_present(col))}}}"]
-
-
-def plan(inferred: Inferred) -> dict[str, list[Column]]:
-    """Which field goes where: cost (the top-right badge), badges (whole numbers along the foot),
-    facts (short values under the name), rules (long texts), flavor, copies (the footer)."""
-    fields = [c for c in inferred.columns if c.kind not in ("id", "name")]
-    ints = [c for c in fields if c.kind in ("integer", "int-or-x")]
-    cost = next((c for c in fields if c.kind == "cost"), None) or next(
-        (c for c in ints if c.field.startswith(COST_HEADERS)), None
-    )
-    ints = [c for c in ints if c is not cost]
-    stats = sorted(ints, key=lambda c: c.role not in ("attack", "health"))[:MAX_BADGES]
-    flavor = [c for c in fields if c.role == "flavor"][:1]
-    rules = [c for c in fields if c.kind == "text" and c.long and c not in flavor]
-    rules.sort(key=lambda c: c.role != "text")
-    art = [c for c in fields if c.role == "art"][:1]
-    placed = {id(c) for c in [cost, *stats, *flavor, *rules, *art] if c is not None}
-    facts = [c for c in fields if id(c) not in placed and c.kind != "copies"]
-    return {
-        "cost": [cost] if cost else [],
-        "badges": [c for c in ints if c in stats],
-        "facts": facts,
-        "rules": rules,
-        "flavor": flavor,
-        "copies": [c for c in fields if c.kind == "copies"],
-        "art": art,
-    }
 
 
 def front_yaml(inferred: Inferred) -> str:

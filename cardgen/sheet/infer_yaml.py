@@ -8,7 +8,9 @@ import textwrap
 
 from ..load.yamlemit import double_quoted
 from .infer import Column, Inferred, fold
-from .infer_cost import CostGuess, cost_yaml
+from .infer_cost import COST_HEADERS, CostGuess, cost_yaml
+
+MAX_BADGES = 4  # whole-number fields the front shows as badges along its foot
 
 # Frame colours for the vocabulary the template colours its cards by: (frame, light panel). Any
 # two frames stay apart (CAM02-UCS ΔE over 10) under simulated deuteranopia, protanopia and
@@ -116,8 +118,6 @@ def game_yaml(inferred: Inferred, title: str, source: str) -> str:
         if colour is not None and colour.role == "faction"
         else {}
     )
-    from .infer_face import plan  # the front's places: it reads this module's colour field
-
     rules = tuple(c.field for c in plan(inferred)["rules"])
     lines += cost_yaml(inferred.cost or CostGuess(), PALETTE, factions, rules) + [""]
     lines += _collation(inferred)
@@ -191,3 +191,30 @@ def _entry(key: str, value: object) -> str:
         body = "\n".join(f"    {line}" if line else "" for line in value.split("\n"))
         return f"{key}: |-\n{body}"
     return f"{key}: {scalar(value)}"
+
+
+def plan(inferred: Inferred) -> dict[str, list[Column]]:
+    """Which field goes where: cost (the top-right badge), badges (whole numbers along the foot),
+    facts (short values under the name), rules (long texts), flavor, copies (the footer)."""
+    fields = [c for c in inferred.columns if c.kind not in ("id", "name")]
+    ints = [c for c in fields if c.kind in ("integer", "int-or-x")]
+    cost = next((c for c in fields if c.kind == "cost"), None) or next(
+        (c for c in ints if c.field.startswith(COST_HEADERS)), None
+    )
+    ints = [c for c in ints if c is not cost]
+    stats = sorted(ints, key=lambda c: c.role not in ("attack", "health"))[:MAX_BADGES]
+    flavor = [c for c in fields if c.role == "flavor"][:1]
+    rules = [c for c in fields if c.kind == "text" and c.long and c not in flavor]
+    rules.sort(key=lambda c: c.role != "text")
+    art = [c for c in fields if c.role == "art"][:1]
+    placed = {id(c) for c in [cost, *stats, *flavor, *rules, *art] if c is not None}
+    facts = [c for c in fields if id(c) not in placed and c.kind != "copies"]
+    return {
+        "cost": [cost] if cost else [],
+        "badges": [c for c in ints if c in stats],
+        "facts": facts,
+        "rules": rules,
+        "flavor": flavor,
+        "copies": [c for c in fields if c.kind == "copies"],
+        "art": art,
+    }
