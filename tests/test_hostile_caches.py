@@ -196,13 +196,11 @@ def test_every_bundled_game_builds_the_same_files_plain_and_with_every_speed_hel
     About 50 s of CPU, 1.5 min on two busy shared cores: the slowest test, marked slow."""
     import shutil
 
-    from cardgen.render import values
+    from cardgen.render import prefetch, values
     from cardgen.speed.parallel import Pool
     from cardgen.speed.twin import Twin
 
     from .conftest import REPO
-
-    from cardgen.render import prefetch
 
     root = tmp_path / "bundled"
     for folder in ("rules", "cards", "templates", "decks"):
