@@ -440,17 +440,25 @@ def test_a_title_row_and_a_merged_header_in_new_and_pull(tmp_path: Path) -> None
     ] == said
 
 
+def _from_csv(tmp_path: Path, game: str, text: str) -> Path:
+    """A workspace with GAME made by `new --from` a CSV of `text` (no finding): its root."""
+    root = tmp_path / "studio"
+    root.mkdir(exist_ok=True)
+    sheet = tmp_path / f"{game}.csv"
+    sheet.write_text(text)
+    assert scaffold_from_sheet(root, game, sheet).findings == []
+    return root
+
+
 def test_stat_badges_grow_to_hold_their_labels(tmp_path: Path) -> None:
     """Headers whose labels would cross an 8.2 mm circle's edge ('COÛT', 'POW'): the foot's
     badges grow together (up to 10 mm) and the game validates with no finding; a label too wide
     even for 10 mm is cut short."""
     from cardgen.sheet.infer_face import foot_badges
 
-    root = tmp_path / "studio"
-    root.mkdir()
-    sheet = tmp_path / "stats.csv"
-    sheet.write_text("Name,Coût,Rules,Power,ATK,HP\nAlpha,2,Draw.,3,1,2\nBeta,1,Hit.,2,2,2\n")
-    assert scaffold_from_sheet(root, "stats", sheet).findings == []
+    root = _from_csv(
+        tmp_path, "stats", "Name,Coût,Rules,Power,ATK,HP\nAlpha,2,Draw.,3,1,2\nBeta,1,Hit.,2,2,2\n"
+    )
     front = (root / "templates" / "stats" / "front.yaml").read_text()
     assert front.count("w: 9.5mm, h: 9.5mm") == 4 and "w: 8.2mm" not in front
     valid = run(root, "validate", "stats", "--format", "json")
@@ -463,15 +471,13 @@ def test_stat_badges_grow_to_hold_their_labels(tmp_path: Path) -> None:
 def test_the_rules_columns_are_where_keywords_are_read(tmp_path: Path) -> None:
     """The model names the columns the front prints as rules text in `text.fields`, so a
     glossary added afterwards finds its keywords there (it read only a field named 'text')."""
-    root = tmp_path / "studio"
-    root.mkdir()
-    sheet = tmp_path / "harbour.csv"
-    sheet.write_text(
+    root = _from_csv(
+        tmp_path,
+        "harbour",
         "Name,Cost,Rules Text (EN)\n"
         "Cutter,2,Sail 2. Then draw a card and keep it until the end of your turn.\n"
-        "Hulk,1,Moor. Gain a coin for each ship you have moored this round.\n"
+        "Hulk,1,Moor. Gain a coin for each ship you have moored this round.\n",
     )
-    assert scaffold_from_sheet(root, "harbour", sheet).findings == []
     model = root / "rules" / "harbour" / "game.yaml"
     assert "  fields: [rules_text_en]  # the rules text: keywords are read here\n" in (
         model.read_text()
@@ -494,16 +500,16 @@ def test_a_column_of_picture_files_is_the_cards_art(tmp_path: Path) -> None:
     an error located at the art's own cell."""
     from PIL import Image
 
-    root = tmp_path / "studio"
-    (root / "art").mkdir(parents=True)
-    Image.new("RGB", (60, 40), (100, 50, 20)).save(root / "art" / "low.png")
-    sheet = tmp_path / "art.csv"
-    sheet.write_text(
+    root = _from_csv(
+        tmp_path,
+        "art",
         "Name,Cost,Rules,Art\n"
         "Alpha,2,Draw a card and then discard a card at random from your hand.,art/low.png\n"
-        "Beta,1,Gain two coins and then lose one coin at the end of the turn.,\n"
+        "Beta,1,Gain two coins and then lose one coin at the end of the turn.,\n",
     )
-    assert scaffold_from_sheet(root, "art", sheet).findings == []
+    sheet = tmp_path / "art.csv"
+    (root / "art").mkdir()
+    Image.new("RGB", (60, 40), (100, 50, 20)).save(root / "art" / "low.png")
     model = (root / "rules" / "art" / "game.yaml").read_text()
     assert "  art: {type: image, label: Art, role: art}\n" in model
     front = (root / "templates" / "art" / "front.yaml").read_text()
@@ -523,11 +529,9 @@ def test_an_enumeration_prints_its_name_in_the_edition_built(tmp_path: Path) -> 
     from cardgen.core.workspace import Workspace
     from cardgen.project.studio import open_studio
 
-    root = tmp_path / "studio"
-    root.mkdir()
-    sheet = tmp_path / "ships.csv"
-    sheet.write_text("Name,Type\nCutter,Ship\nHulk,Ship\nLamp,Tower\nBeacon,Tower\n")
-    assert scaffold_from_sheet(root, "ships", sheet).findings == []
+    root = _from_csv(
+        tmp_path, "ships", "Name,Type\nCutter,Ship\nHulk,Ship\nLamp,Tower\nBeacon,Tower\n"
+    )
     front = (root / "templates" / "ships" / "front.yaml").read_text()
     assert "{{ attr('type', 'name', card.type) }}" in front
     model = root / "rules" / "ships" / "game.yaml"
