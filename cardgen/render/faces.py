@@ -193,7 +193,7 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         fixed = {k: v for k, v in where.items() if isinstance(v, (str, int, float, bool))}
         for name in [front_name, *(o for o, _, _ in also)]:
             was = pins.setdefault(name, fixed)
-            pins[name] = {k: v for k, v in was.items() if fixed.get(k, not v) == v}
+            pins[name] = {k: v for k, v in was.items() if k in fixed and fixed[k] == v}
     for (where, front_name, back_name, loc), at, (second, also) in zip(entries, where_at, extras):
         front_template = get(front_name, loc)
         back_template = get(str(back_name), loc) if back_name else None

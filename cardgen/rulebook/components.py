@@ -248,7 +248,9 @@ def component_rows(studio: Studio) -> list[Row]:
     named = any(k.name for k in kinds)
     rows = [kind_row(studio.model, k, main, named) for k in kinds]
     others = other_face_rows(studio, main)
-    if main is not None and any("×" in tail for _, tail in rows + others):  # several sizes:
-        # the commonest, which the rows leave unsaid, is said first
+    # cards of another size than the commonest (an other face's row names its size: size_words)
+    several = any(s != main for k in kinds for s in k.sizes)
+    several = several or any(" mm" in tail for _, tail in others)
+    if main is not None and several:  # the commonest size, which the rows leave unsaid, first
         rows.insert(0, ("Card size", f": {size_words(main)}, unless a line names another"))
     return rows + others + declared_rows(studio.model)
