@@ -148,8 +148,8 @@ def front_yaml(inferred: Inferred) -> str:
             "    min_size: 7pt",  # the guards' least for rules text (docs/guards.md)
         ]
         top += height + 1.0
-    bottom = round(FOOT - foot_badges([short(c) for c in where["badges"]])[0] - 1.0, 1)
-    bottom = bottom if where["badges"] else 79.0
+    size, labels = foot_badges([short(c) for c in where["badges"]])  # measured once, used twice
+    bottom = round(FOOT - size - 1.0, 1) if where["badges"] else 79.0
     room = bottom - top
     pictures = where["art"]
     if room > 44 or pictures:  # space to spare (or a column of art): a place for art
@@ -192,7 +192,6 @@ def front_yaml(inferred: Inferred) -> str:
         if where["flavor"]:
             out.append(f"    flavor: {_q(_value(where['flavor'][0]))}")
         out += ["    rich: true", "    font: body", "    size: 8.5pt", "    min_size: 7pt"]
-    size, labels = foot_badges([short(col) for col in where["badges"]])
     for n, col in enumerate(where["badges"]):
         x = (3.4, 59.0 - size, 4.4 + size, 58.0 - 2 * size)[n]
         out += _badge(col, round(x, 1), round(FOOT - size, 1), size, "10pt", labels[n])
