@@ -133,7 +133,7 @@ def build_rulebook(
     book, findings = read_book(ws, game, studio.model.name, book_languages(studio.model))
     if book is None:
         raise CardgenError(findings[0].message if findings else f"no rulebook for {game}")
-    content = BookContent(studio, findings, column=text_column(paper))
+    content = BookContent(studio, findings, column=text_column(paper), words=book.words)
     chapters = [c for c in [book.intro, *book.chapters] if c is not None]
     needed = directive_cards(content, chapters)
     if gallery:

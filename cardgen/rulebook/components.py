@@ -10,6 +10,7 @@ from ..load.card import Card
 from ..model.collation import counted_run
 from ..model.game import GameModel, Role
 from ..project.studio import Studio
+from .bookwords import ENGLISH_WORDS, BookWords
 
 NAMED_DESIGNS = 4  # a kind of at most this many designs names them ('Harbor, Watchtower')
 
@@ -27,22 +28,23 @@ class Amount:
     def one(self) -> bool:
         return self.base + self.per_player == 1
 
-    def said(self, single: str, plural: str) -> str:
+    def said(self, single: str, plural: str, words: BookWords = ENGLISH_WORDS) -> str:
         """'12 Treasure cards and 7 per player', '1 Reference card per player', '120 Action
         cards' (the noun in the singular and the plural: 'Treasure card', 'Treasure cards')."""
         if not self.per_player:
             return f"{self.base} {single if self.base == 1 else plural}"
+        each = words["per_player"]
         if not self.base:
-            return f"{self.per_player} {single if self.per_player == 1 else plural} per player"
-        return f"{self.base} {plural} and {self.per_player} per player"
+            return f"{self.per_player} {single if self.per_player == 1 else plural} {each}"
+        return f"{self.base} {plural} {words['and']} {self.per_player} {each}"
 
-    def short(self) -> str:
+    def short(self, words: BookWords = ENGLISH_WORDS) -> str:
         """'12', '7 per player', '12 + 7 per player'."""
         if not self.per_player:
             return str(self.base)
         if not self.base:
-            return f"{self.per_player} per player"
-        return f"{self.base} + {self.per_player} per player"
+            return f"{self.per_player} {words['per_player']}"
+        return f"{self.base} + {self.per_player} {words['per_player']}"
 
 
 @dataclass
@@ -98,14 +100,14 @@ def _order(model: GameModel, role: str, names: list[str]) -> list[str]:
     )
 
 
-def size_words(size: tuple[float, float]) -> str:
+def size_words(size: tuple[float, float], words: BookWords = ENGLISH_WORDS) -> str:
     """'landscape, 88 × 63 mm', 'mini, 44.45 × 63.5 mm'."""
     w, h = size
     name = next(
         (n for n, (kw, kh) in CARD_SIZES.items() if abs(kw - w) < 0.2 and abs(kh - h) < 0.2), ""
     )
     if not name and w > h:
-        name = "landscape"
+        name = words["landscape"]
     return f"{name + ', ' if name else ''}{mm_text(w)} × {mm_text(h)} mm"
 
 
@@ -139,47 +141,60 @@ def kinds_in_run(studio: Studio) -> tuple[list[Kind], tuple[float, float] | None
 Row = tuple[str, str]  # (what is counted, in bold; what follows it)
 
 
-def kind_row(model: GameModel, kind: Kind, main: tuple[float, float] | None, named: bool) -> Row:
+def kind_row(
+    model: GameModel,
+    kind: Kind,
+    main: tuple[float, float] | None,
+    named: bool,
+    words: BookWords = ENGLISH_WORDS,
+) -> Row:
     """One kind's line: ('6 Ruin cards', ', double-sided: 2 each of 3 designs')."""
-    label = f"{_shown(model, Role.KIND, kind.name)} " if kind.name else ("other " if named else "")
-    head = kind.amount.said(f"{label}card", f"{label}cards")
+    if kind.name:
+        shown = _shown(model, Role.KIND, kind.name)
+        single, plural = (words.said(k, kind=shown) for k in ("kind_card", "kind_cards"))
+    else:
+        keys = ("other_card", "other_cards") if named else ("card", "cards")
+        single, plural = words[keys[0]], words[keys[1]]
+    head = kind.amount.said(single, plural, words)
     tail = ""
     if kind.double == kind.amount:
-        tail += ", double-sided"
+        tail += f", {words['double_sided']}"
     elif kind.double.base or kind.double.per_player:
-        tail += f", {kind.double.short()} of them double-sided"
+        tail += ", " + words.said("some_double_sided", n=kind.double.short(words))
     sizes = [s for s in kind.sizes if main is None or s != main]
     if sizes:
-        tail += f" ({'; '.join(size_words(s) for s in sorted(sizes))})"
-    return head, tail + _detail(model, kind)
+        tail += f" ({'; '.join(size_words(s, words) for s in sorted(sizes))})"
+    return head, tail + _detail(model, kind, words)
 
 
-def _detail(model: GameModel, kind: Kind) -> str:
+def _detail(model: GameModel, kind: Kind, words: BookWords) -> str:
     """What a kind's cards are: by faction where the model has factions, else by design."""
     if model.role_field(Role.FACTION) and any(kind.factions):
         parts = []
         for name in _order(model, Role.FACTION, list(kind.factions)):
             amount = kind.factions[name]
-            shown = _shown(model, Role.FACTION, name) or f"with no {_label(model, Role.FACTION)}"
-            parts.append(shown if len(kind.factions) == 1 else f"{amount.short()} {shown}")
+            shown = _shown(model, Role.FACTION, name) or words.said(
+                "with_no", label=_label(model, Role.FACTION)
+            )
+            parts.append(shown if len(kind.factions) == 1 else f"{amount.short(words)} {shown}")
         return ": " + ", ".join(parts)
     amounts = {a for _, a in kind.designs}
     n = len(kind.designs)
     names = [card.name or card.id for card, _ in kind.designs]
     same = len(amounts) == 1 and n > 1 and not kind.designs[0][1].one()
-    if same and n <= NAMED_DESIGNS:
-        return f": {kind.designs[0][1].short()} each of {', '.join(names)}"
     if same:
-        return f": {kind.designs[0][1].short()} each of {n} designs"
+        each = kind.designs[0][1].short(words)
+        listed = ", ".join(names) if n <= NAMED_DESIGNS else words.said("designs", n=n)
+        return ": " + words.said("each_of", n=each, designs=listed)
     if n <= NAMED_DESIGNS:
         if n == 1:  # its name, unless it only says the kind again ('Life Card')
             said = names[0].lower().removesuffix(" cards").removesuffix(" card")
             return "" if said == kind.name.lower() else f": {names[0]}"
         return ": " + ", ".join(
-            name if amount.one() else f"{amount.short()} {name}"
+            name if amount.one() else f"{amount.short(words)} {name}"
             for name, (_, amount) in zip(names, kind.designs)
         )
-    return f": {n} designs"
+    return ": " + words.said("designs", n=n)
 
 
 def _shown(model: GameModel, role: str, name: str) -> str:
@@ -206,7 +221,9 @@ class OtherFace:
     sizes: set[tuple[float, float]] = field(default_factory=set)
 
 
-def other_face_rows(studio: Studio, main: tuple[float, float] | None) -> list[Row]:
+def other_face_rows(
+    studio: Studio, main: tuple[float, float] | None, words: BookWords = ENGLISH_WORDS
+) -> list[Row]:
     """The faces printed besides the cards (faces.yaml `also:`: randomizers, reference versions),
     once per design: ('12 randomizer cards', ' (one per Action design)')."""
     model = studio.model
@@ -222,35 +239,43 @@ def other_face_rows(studio: Studio, main: tuple[float, float] | None) -> list[Ro
             face.sizes.add(front.size)
     rows = []
     for name, face in faces.items():
-        words = name.replace("-", " ").replace("_", " ")
-        noun = words if words.endswith("card") else f"{words} card"
+        spelled = name.replace("-", " ").replace("_", " ")
+        if spelled.endswith("card"):
+            noun = spelled if face.count == 1 else f"{spelled}s"
+        else:
+            noun = words.said("kind_card" if face.count == 1 else "kind_cards", kind=spelled)
         tail = ""
         other = [s for s in face.sizes if main is None or s != main]
         if other:
-            tail += f" ({'; '.join(size_words(s) for s in sorted(other))})"
+            tail += f" ({'; '.join(size_words(s, words) for s in sorted(other))})"
         if face.kinds:
-            tail += f" (one per {', '.join(face.kinds)} design)"
-        rows.append((f"{face.count} {noun}{'s' * (face.count != 1)}", tail))
+            kinds = ", ".join(_shown(model, Role.KIND, k) for k in face.kinds)
+            tail += f" ({words.said('one_per_design', kind=kinds)})"
+        rows.append((f"{face.count} {noun}", tail))
     return rows
 
 
-def declared_rows(model: GameModel) -> list[Row]:
+def declared_rows(model: GameModel, words: BookWords = ENGLISH_WORDS) -> list[Row]:
     """game.yaml's `components:` (tokens, counters, markers), each after its count as written:
     '30 Coin tokens', '1 Victory marker per player' (the name is written as it reads after its
     count)."""
-    return [(Amount(c.count, c.per_player).said(c.name, c.name), "") for c in model.components]
+    return [
+        (Amount(c.count, c.per_player).said(c.name, c.name, words), "") for c in model.components
+    ]
 
 
-def component_rows(studio: Studio) -> list[Row]:
-    """Every line of the components list: the cards by kind, their other faces, then the declared
-    components. With cards of more than one size, the commonest size is said first."""
+def component_rows(studio: Studio, words: BookWords = ENGLISH_WORDS) -> list[Row]:
+    """Every line of the components list, in the book's words: the cards by kind, their other
+    faces, then the declared components. With cards of more than one size, the commonest size is
+    said first."""
     kinds, main = kinds_in_run(studio)
     named = any(k.name for k in kinds)
-    rows = [kind_row(studio.model, k, main, named) for k in kinds]
-    others = other_face_rows(studio, main)
+    rows = [kind_row(studio.model, k, main, named, words) for k in kinds]
+    others = other_face_rows(studio, main, words)
     # cards of another size than the commonest (an other face's row names its size: size_words)
     several = any(s != main for k in kinds for s in k.sizes)
     several = several or any(" mm" in tail for _, tail in others)
     if main is not None and several:  # the commonest size, which the rows leave unsaid, first
-        rows.insert(0, ("Card size", f": {size_words(main)}, unless a line names another"))
-    return rows + others + declared_rows(studio.model)
+        said = f": {size_words(main, words)}, {words['unless_another']}"
+        rows.insert(0, (words["card_size"], said))
+    return rows + others + declared_rows(studio.model, words)

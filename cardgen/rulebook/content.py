@@ -12,6 +12,7 @@ from ..core.paths import workspace_file
 from ..load.card import Card, designs
 from ..model.text import RichRules
 from ..project.studio import Studio
+from .bookwords import ENGLISH_WORDS, BookWords
 from .directives import DIRECTIVE, Directives, _esc
 from .directives import directive_cards as directive_cards
 from .limits import DOM_DEPTH, ELEMENTS, dom_cut
@@ -88,6 +89,7 @@ class BookContent(Directives):
     _fragments: list[str] = field(default_factory=list)  # its directives' HTML, by stand-in number
     elements: int = ELEMENTS  # what is left of the book's elements (rulebook.limits.ELEMENTS)
     column: float = 0.0  # the text column's width in mm (rulebook.text_column); 0: A4's
+    words: BookWords = ENGLISH_WORDS  # the book's own words (index.md's `words:`)
     _checker: LineChecker | None = None
 
     # -- faces

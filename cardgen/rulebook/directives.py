@@ -12,6 +12,7 @@ from ..load.card import Card
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
 from ..project.studio import Studio
 from .anatomy import element_boxes, figure, ordered_list, place
+from .bookwords import BookWords
 from .source import Chapter
 
 DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
@@ -36,6 +37,7 @@ class Directives:
     figures: int  # figures made so far, for their data-figure numbers (rulebook.placement)
     _rules: RichRules | None
     _chapter: Chapter | None
+    words: BookWords  # the book's own words, in its language (index.md's `words:`)
 
     @property
     def model(self):  # type: ignore[no-untyped-def]
@@ -233,7 +235,7 @@ class Directives:
 
         rows = [
             f"<li><strong>{_esc(typographic(head))}</strong>{_esc(typographic(tail))}</li>"
-            for head, tail in component_rows(self.studio)
+            for head, tail in component_rows(self.studio, self.words)
         ]
         rows += [
             f"<li><strong>{self.symbols(_esc(typographic(str(item))))}</strong></li>"

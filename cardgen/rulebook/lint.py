@@ -28,7 +28,7 @@ def rulebook_findings(studio: Studio) -> list[Finding]:
     book, findings = read_book(ws, game, studio.model.name, book_languages(studio.model))
     if book is None:
         return findings
-    content = BookContent(studio, findings)
+    content = BookContent(studio, findings, words=book.words)
     chapters = [c for c in [book.intro, *book.chapters] if c is not None]
     for card in directive_cards(content, chapters):
         if studio.faces.for_card(card) is not None:

@@ -12,6 +12,7 @@ from ..core.errors import Finding, Severity, did_you_mean
 from ..core.workspace import Workspace
 from ..load.yamlio import parse_yaml
 from ..model.game import GameModel
+from .bookwords import ENGLISH_WORDS, BookWords, read_words
 from .limits import CHAPTERS, Budget, bound
 
 FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
@@ -35,9 +36,9 @@ class Book:
     version: str = ""
     intro: Chapter | None = None
     chapters: list[Chapter] = field(default_factory=list)
-    # the words the book's own pages print (index.md's `words:`): rules, contents, gallery; an
-    # edition's index.md gives them in its language
-    words: dict[str, str] = field(default_factory=dict)
+    # the words the book prints of its own (index.md's `words:`: headings, the components list's
+    # phrases); an edition's index.md gives them in its language
+    words: BookWords = ENGLISH_WORDS
     # index.md's `hyphenation:` words, a hyphen where each may break (rulebook.hyphenate)
     hyphenation: tuple[str, ...] = ()
 
@@ -158,9 +159,7 @@ def read_book(
         str(meta.get("version") or ""),
     )
     words = meta.get("words")
-    if isinstance(words, dict):
-        book.words = {str(k): str(v) for k, v in words.items() if isinstance(v, (str, int, float))}
-    elif words is not None:
+    if words is not None and not isinstance(words, dict):
         findings.append(
             Finding(
                 shown,
@@ -173,6 +172,7 @@ def read_book(
                 "Regeln, gallery: Kartengalerie); the English ones are printed",
             )
         )
+    book.words = read_words(words, shown, text.splitlines()[:first], findings)
     breaks = meta.get("hyphenation")
     if isinstance(breaks, list):
         book.hyphenation = tuple(str(w) for w in breaks if isinstance(w, (str, int)))
