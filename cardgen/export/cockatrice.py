@@ -6,7 +6,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..load.card import file_stem
-from ..model.cost import parse_cost
 from ..model.game import GameModel, Role
 from ..project.studio import Studio
 from ..render.raster import render_pngs
@@ -95,7 +94,7 @@ def export_cockatrice(studio: Studio, items: list[ExportItem]) -> ExportResult:
             if real(c)
         ]
         cost = real(cost_of(studio, card))
-        parsed = parse_cost(cost, model.cost) if cost else None
+        parsed = model.parsed_cost(cost) if cost else None
         shown = [  # as the edition names them (a value's name@LANG)
             model.shown_value(f, v)
             for role in (Role.FACTION, Role.KIND)

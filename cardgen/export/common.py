@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..core.errors import CardgenError, Finding
 from ..load.card import Card
+from ..model.cost import cost_text
 from ..model.game import Role
 from ..printrun.printing import SheetOptions, choose_cards
 from ..project.studio import Studio
@@ -124,7 +125,7 @@ def card_type_line(studio: Studio, card: Card) -> str:
 
 def cost_of(studio: Studio, card: Card) -> str:
     field = studio.model.cost_field
-    return str(card.get(field) or "") if field else ""
+    return cost_text(card.get(field)) if field else ""
 
 
 def stats_of(studio: Studio, card: Card) -> tuple[object, object] | None:

@@ -17,7 +17,7 @@ from jinja2 import Template, TemplateError
 from ..core.errors import CardgenError, Finding, count
 from ..core.output import guard, refuse_links, write_atomic
 from ..core.sandbox import LimitedSandbox, page_environment
-from ..model.cost import parse_cost
+from ..model.cost import cost_text
 from ..project.studio import Studio
 from ..render.prepared import PreparedFace
 from ..render.raster import render_pngs
@@ -138,7 +138,7 @@ def write_gallery(
                     )  # reused only when cardgen wrote it (the manifest); else drawn (again)
                     todo.append((face, out / picture, picture))
         any_sides = any_sides or bool(sides)
-        cost = str(card.get(studio.model.cost_field or "") or "")
+        cost = cost_text(card.get(studio.model.cost_field or ""))
         entries.append(
             {
                 "id": card.id,
@@ -147,7 +147,7 @@ def write_gallery(
                 "size": size,
                 "where": f"{card.file}:{card.line}",
                 "facets": {k: [str(v) for v in card.values(k)] for k in facets},
-                "cost": parse_cost(cost, studio.model.cost).total if cost else None,
+                "cost": studio.model.parsed_cost(cost).total if cost else None,
                 "fields": [
                     [k, v if isinstance(v, (str, int, float)) else ", ".join(map(str, v))]
                     for k, v in card.data.items()

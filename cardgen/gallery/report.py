@@ -10,7 +10,7 @@ from typing import Any
 from ..core.errors import Finding
 from ..core.output import write_atomic
 from ..load.card import Card
-from ..model.cost import parse_cost
+from ..model.cost import cost_text
 from ..model.game import GameModel, Role, assign_groups, written
 from ..project.studio import Studio
 from ..render.plots import Figures
@@ -64,9 +64,14 @@ def build_report(
 
     # 1. cost curve per faction
     curve: dict[str, Counter[int]] = defaultdict(Counter)
-    for c in cards:
-        if c.get(cost):
-            curve[_label(model, c, cfield)][parse_cost(str(c.get(cost)), model.cost).total] += 1
+    costs = {  # by the card's place in the list (0 is a cost, not none)
+        n: model.parsed_cost(c.get(cost)).total
+        for n, c in enumerate(cards)
+        if cost_text(c.get(cost))
+    }
+    for n, c in enumerate(cards):
+        if n in costs:
+            curve[_label(model, c, cfield)][costs[n]] += 1
     if curve:
         figures.append(
             (
@@ -84,9 +89,9 @@ def build_report(
     stats = model.role_fields(Role.ATTACK) + model.role_fields(Role.HEALTH)
     points = {
         s: [
-            (parse_cost(str(c.get(cost)), model.cost).total, c.get(s), _label(model, c, cfield))
-            for c in cards
-            if c.get(cost) and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)
+            (costs[n], c.get(s), _label(model, c, cfield))
+            for n, c in enumerate(cards)
+            if n in costs and isinstance(c.get(s), int) and not isinstance(c.get(s), bool)
         ]
         for s in stats
     }

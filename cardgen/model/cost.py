@@ -39,6 +39,11 @@ class Cost:
 _PARSED: Memo[Cost] = Memo(50_000)
 
 
+def cost_text(value: object) -> str:
+    """A card's cost value as text: '3' for a whole-number cost of 3, '0' for 0, '' for none."""
+    return "" if value is None or isinstance(value, bool) else str(value)
+
+
 def parse_cost(raw: str, grammar: CostGrammar) -> Cost:
     """A parsed cost; sets repeat their costs, so each distinct cost is parsed once per grammar
     (treat the result as read-only)."""

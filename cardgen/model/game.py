@@ -9,12 +9,16 @@ from typing import Any, Sequence
 from ..load.card import Card, Catalog
 from ..load.yamlio import Loc
 from ..speed.memo import Memo
+from .cost import Cost, cost_text, parse_cost
 from .deckrules import DeckRules
 from .editions import Editions
 from .guards import Guards
 from .words import CostGrammar, Keyword, Term, Vocabulary
 
+WHOLE_NUMBER = CostGrammar(generic=True, x=True)  # how a whole-number cost (role: cost) counts
+
 FIELD_TYPES = ("text", "integer", "int-or-x", "enum", "list", "cost", "number", "image")
+COST_ROLE_TYPES = ("integer", "int-or-x", "cost")  # the types a field with role: cost may have
 
 
 # what a field means to the tools that read cards (exports, report, packs, draft bots, type lines):
@@ -28,6 +32,8 @@ class Role:
     # counts (whole-number fields): a card's copies in one print run, replacing its collation
     # copies, and the copies each player's starting deck adds (times --players)
     COPIES, PER_PLAYER = "copies", "per-player"
+    # a cost written as a plain number (a field of type `cost` is the cost already)
+    COST = "cost"
 
 
 ROLES = (
@@ -43,6 +49,7 @@ ROLES = (
     Role.VERSION,
     Role.COPIES,
     Role.PER_PLAYER,
+    Role.COST,
 )
 
 
@@ -250,7 +257,20 @@ class GameModel:
 
     @property
     def cost_field(self) -> str | None:
-        return next((f.name for f in self.fields.values() if f.type == "cost"), None)
+        """The card's cost: the field of type `cost`, else the whole-number field with role: cost
+        (a role on another type is a model error, and not read)."""
+        typed = next((f.name for f in self.fields.values() if f.type == "cost"), None)
+        named = self.role_field(Role.COST)
+        if typed is None and named is not None and self.fields[named].type in COST_ROLE_TYPES:
+            return named
+        return typed
+
+    def parsed_cost(self, value: object) -> Cost:
+        """A card's cost value counted: by the game's cost grammar, or, for a whole-number cost
+        (role: cost), as that many generic ('3': total 3; 'X': total 0)."""
+        name = self.cost_field
+        whole = name is not None and self.fields[name].type != "cost"
+        return parse_cost(cost_text(value), WHOLE_NUMBER if whole else self.cost)
 
     def written(self, value: object) -> str:
         """A value as text, or '' when it is absent or a placeholder ('[]', '[Rarity]')."""

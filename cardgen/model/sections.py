@@ -9,7 +9,7 @@ import re
 from ..core.errors import did_you_mean
 from ..load.yamlio import LocDict
 from .editions import local_values
-from .game import FIELD_TYPES, ROLES, FieldSpec, GameModel, Role
+from .game import COST_ROLE_TYPES, FIELD_TYPES, ROLES, FieldSpec, GameModel, Role
 from .reader import Reader, entries_of
 from .specs import HEX
 from .words import CostGrammar, CostSymbol, Keyword, Term, Vocabulary
@@ -101,6 +101,16 @@ def build_fields(r: Reader, raw: LocDict, model: GameModel) -> None:
             close = difflib.get_close_matches(role.lower(), ROLES, n=1, cutoff=0.6)
             if close and name:
                 model.near_roles.setdefault(close[0], name)  # its checks are this typo's doing
+            role = None
+        if role == Role.COST and ftype not in COST_ROLE_TYPES:
+            r.error(
+                item.key_loc("role"),
+                "model-role-type",
+                f"field '{name}' has role: cost but is of type {ftype}; a cost is a whole number "
+                "(type: integer or int-or-x) or a cost of symbols (type: cost), so no tool reads "
+                "it as the cost",
+                "make it type: integer (or int-or-x), or type: cost with the game's costs: grammar",
+            )
             role = None
         if role is not None and name:
             first = claimed.get(role)

@@ -10,7 +10,6 @@ from jinja2 import ChainableUndefined
 
 from ..core.sandbox import BUDGET, CARD, Budget
 from ..load.card import Card
-from ..model.cost import parse_cost
 from ..model.game import GameModel
 from .template import Element, Template
 
@@ -98,7 +97,7 @@ def context(
         "attr": term_attr,
         "attrs": term_attrs,
         "canonical": canonical,
-        "cost": (lambda: parse_cost(str(view.get(model.cost_field or "") or ""), model.cost)),
+        "cost": (lambda: model.parsed_cost(view.get(model.cost_field or ""))),
         "draft": model.draft_field is not None
         and card.get(model.draft_field) in model.draft_values,
         BUDGET: Budget(

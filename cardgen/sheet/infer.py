@@ -33,6 +33,7 @@ COPIES_HEADERS = (
     "no_of_copies",
     "copy_count",
 )
+COST_ROLE_HEADERS = ("cost", "mana", "mana_cost", "price", "energy", "energy_cost", "play_cost")
 ROLE_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
     "enum": {
         Role.KIND: ("type", "kind", "card_type", "category", "cardtype"),
@@ -42,7 +43,9 @@ ROLE_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
     "integer": {
         Role.ATTACK: ("attack", "power", "atk", "strength", "str", "damage"),
         Role.HEALTH: ("health", "hp", "defense", "defence", "toughness", "life"),
+        Role.COST: COST_ROLE_HEADERS,
     },
+    "int-or-x": {Role.COST: COST_ROLE_HEADERS},
     "text": {
         Role.FLAVOR: ("flavor", "flavour", "flavor_text", "flavour_text"),
         Role.TEXT: ("rules", "rules_text", "text", "card_text", "ability", "abilities", "effect"),

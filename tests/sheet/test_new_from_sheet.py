@@ -26,7 +26,14 @@ SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "sheets"
 # What the messy sheet's columns must become, exactly (game.yaml's `fields`).
 MESSY_FIELDS = {
     "name": {"type": "text", "required": True, "label": "Card Name"},
-    "cost": {"type": "integer", "min": 0, "max": 7, "required": True, "label": "COST"},
+    "cost": {
+        "type": "integer",
+        "min": 0,
+        "max": 7,
+        "required": True,
+        "label": "COST",
+        "role": "cost",
+    },
     "type": {"type": "enum", "vocab": "type", "required": True, "label": "Type", "role": "kind"},
     "faction": {"type": "enum", "vocab": "faction", "required": True, "role": "faction"},
     "rarity": {
