@@ -65,43 +65,42 @@ def read_words(raw: object, shown: str, head: list[str], findings: list[Finding]
     given: dict[str, str] = {}
     if not isinstance(raw, dict):
         return ENGLISH_WORDS
+
+    def warn(key: str, message: str, hint: str | None) -> None:
+        findings.append(
+            Finding(
+                shown,
+                _line_of(key, head),
+                1,
+                Severity.WARNING,
+                "rulebook-front-matter",
+                None,
+                message,
+                hint,
+            )
+        )
+
     for key, value in raw.items():
         name = str(key)
-        line = _line_of(name, head)
         if name not in ENGLISH:
-            hint = did_you_mean(name, list(ENGLISH))
-            findings.append(
-                Finding(
-                    shown,
-                    line,
-                    1,
-                    Severity.WARNING,
-                    "rulebook-front-matter",
-                    None,
-                    f"'words' has no word '{name}'; the book's own words are " + ", ".join(ENGLISH),
-                    hint,
-                )
+            warn(
+                name,
+                f"'words' has no word '{name}'; the book's own words are " + ", ".join(ENGLISH),
+                did_you_mean(name, list(ENGLISH)),
             )
             continue
         if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            warn(name, f"words: {name} must be text; '{ENGLISH[name]}' is printed", None)
             continue
         text = str(value)
         needed = set(_PLACEHOLDER.findall(ENGLISH[name]))
-        have = set(_PLACEHOLDER.findall(text))
-        if needed != have:
-            findings.append(
-                Finding(
-                    shown,
-                    line,
-                    1,
-                    Severity.WARNING,
-                    "rulebook-front-matter",
-                    None,
-                    f"words: {name}: '{text}' must hold "
-                    + (" and ".join("{" + p + "}" for p in sorted(needed)) or "no placeholder")
-                    + f", as its English '{ENGLISH[name]}' does; the English is printed",
-                    f"write it with the same placeholders, e.g. {name}: {ENGLISH[name]}",
-                )
+        if needed != set(_PLACEHOLDER.findall(text)):
+            warn(
+                name,
+                f"words: {name}: '{text}' must hold "
+                + (" and ".join("{" + p + "}" for p in sorted(needed)) or "no placeholder")
+                + f", as its English '{ENGLISH[name]}' does; the English is printed",
+                f"write it with the same placeholders, e.g. {name}: {ENGLISH[name]}",
             )
             continue
         given[name] = text
