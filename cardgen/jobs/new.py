@@ -64,6 +64,7 @@ def scaffold_from_sheet(root: Path, game: str, source: Path | str) -> JobResult:
     or the sheet has no cards."""
     from ..sheet.infer import infer
     from ..sheet.infer_cost import apply_cost
+    from ..sheet.infer_editions import apply_editions
     from ..sheet.infer_face import front_yaml
     from ..sheet.infer_yaml import cards_yaml, game_yaml
     from ..sheet.read import read_tables
@@ -78,6 +79,7 @@ def scaffold_from_sheet(root: Path, game: str, source: Path | str) -> JobResult:
         return JobResult(findings=findings, notes=["nothing written: the sheet has errors"])
     label = Path(shown).name if "://" not in shown else shown
     inferred = infer(tables, Path(label).stem or "cards")
+    inferred.editions = apply_editions(inferred)  # before the cost: 'Cost (DE)' is no cost
     apply_cost(inferred)
     cards = sum(len(c) for _, c in inferred.tables)
     if not cards:
@@ -105,6 +107,7 @@ def scaffold_from_sheet(root: Path, game: str, source: Path | str) -> JobResult:
         f"{cards} cards from {len(inferred.tables)} sheet(s); {len(fields)} fields: "
         + ", ".join(f"{c.field} ({c.kind})" for c in fields),
         *inferred.notes,
+        *inferred.editions.said(),
         f"next: cardgen validate {game} && cardgen build {game}",
     ]
     return JobResult(outputs=outputs, findings=findings, notes=notes)

@@ -76,6 +76,21 @@ def map_header(
             guess = _loose(folded, names)
             edition = _EDITION.match(raw.strip())
             language = _language_column(raw.strip(), model, names)
+            shown = _shown_names(raw.strip(), model, names)
+            if shown is not None:  # 'Type (DE)': the vocabulary's German names, not read
+                findings.append(
+                    _finding(
+                        "sheet-vocab-column",
+                        f"'{raw.strip()}' shows the {shown[1]} names of '{shown[0]}' values, "
+                        f"which game.yaml's vocabulary gives (name@{shown[1]}); it is not read: "
+                        f"a card's '{shown[0]}' is its own column's",
+                        cell.ref,
+                        "rename a value per language in game.yaml's vocabularies",
+                        Severity.INFO,
+                    )
+                )
+                columns.append(Column(index, EDITION, None, cell))
+                continue
             if language is not None:  # 'name@de', 'Card Name@de', 'Name (DE)': a language's
                 if isinstance(language, tuple):
                     problem, hint = language
@@ -123,6 +138,20 @@ def map_header(
         seen[what] = cell
         columns.append(column)
     return columns, findings
+
+
+def _shown_names(raw: str, model: GameModel, names: dict[str, str]) -> tuple[str, str] | None:
+    """(field, language) for a header that names an enumeration in one of the game's languages
+    ('Type (DE)') whose vocabulary names its values in that language (`name@de`); else None."""
+    eds, edition = model.editions, _EDITION.match(raw)
+    if eds is None or edition is None:
+        return None
+    name = names.get(fold(edition.group("base")))
+    lang = edition.group("lang").lower().replace("_", "-")
+    vocab = model.vocab_for(name) if name is not None and lang in eds.others() else None
+    if vocab is None or not any(f"name@{lang}" in t.attrs for t in vocab.terms):
+        return None
+    return str(name), lang
 
 
 def _language_column(

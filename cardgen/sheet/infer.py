@@ -109,6 +109,7 @@ class Inferred:
     tables: list[tuple[str, list[dict[str, object]]]]
     notes: list[str] = _field(default_factory=list)
     cost: Any = None  # the cost grammar guessed from it (infer_cost.CostGuess), once applied
+    editions: Any = None  # its language columns read (infer_editions.EditionGuess), once applied
 
     def get(self, kind: str) -> Column | None:
         return next((c for c in self.columns if c.kind == kind), None)

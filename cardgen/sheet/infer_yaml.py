@@ -9,6 +9,7 @@ import textwrap
 from ..load.yamlemit import double_quoted
 from .infer import Column, Inferred, fold
 from .infer_cost import COST_HEADERS, CostGuess, cost_yaml
+from .infer_editions import editions_yaml
 
 MAX_BADGES = 4  # whole-number fields the front shows as badges along its foot
 
@@ -82,6 +83,8 @@ def game_yaml(inferred: Inferred, title: str, source: str) -> str:
         "  safe: 3mm",
         "",
     ]
+    if inferred.editions is not None:
+        lines += editions_yaml(inferred.editions)
     vocabs = [c for c in inferred.columns if c.kind in ("enum", "list")]
     if vocabs:
         lines.append("vocabularies:")
@@ -93,12 +96,19 @@ def game_yaml(inferred: Inferred, title: str, source: str) -> str:
                 )
                 lines.append(f"  {col.field}:")
                 for value, (frame, light) in zip(col.vocab, PALETTE):
+                    names = _names(inferred, col, value)
                     lines.append(
-                        f'    - {{name: {scalar(value, True)}, color: "{frame}", light: "{light}"}}'
+                        f"    - {{name: {scalar(value, True)}{names}, "
+                        f'color: "{frame}", light: "{light}"}}'
                     )
             else:
                 lines.append(f"  {col.field}:")
-                lines += [f"    - {scalar(v)}" for v in col.vocab]
+                lines += [
+                    f"    - {{name: {scalar(v, True)}{_names(inferred, col, v)}}}"
+                    if _names(inferred, col, v)
+                    else f"    - {scalar(v)}"
+                    for v in col.vocab
+                ]
         lines.append("")
     lines.append("fields:")
     for col in inferred.columns:
@@ -122,6 +132,17 @@ def game_yaml(inferred: Inferred, title: str, source: str) -> str:
     lines += cost_yaml(inferred.cost or CostGuess(), PALETTE, factions, rules) + [""]
     lines += _collation(inferred)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _names(inferred: Inferred, col: Column, value: str) -> str:
+    """', name@de: Zauber' for a vocabulary value a language column names, else ''."""
+    guess = inferred.editions
+    by_lang = guess.values.get(col.field, {}) if guess is not None else {}
+    return "".join(
+        f", name@{code}: {scalar(names[value], True)}"
+        for code, names in by_lang.items()
+        if value in names
+    )
 
 
 def _said(col: Column) -> str:
