@@ -15,6 +15,8 @@ _BRACED = re.compile(r"^(?:\{[^{}]+\})+$")
 _BRACE_ITEM = re.compile(r"\{([^{}]+)\}")
 _LETTERS = re.compile(r"^[A-Z]+$")
 _SYMBOLS_AND_DIGITS = re.compile(r"^[0-9A-Z]+$")  # with a digit: '2U', '3', a number run in
+_MIXED = re.compile(r"^(?:\{[^{}]+\}|[0-9]+|[A-Z])+$")  # braced and bare items: '{1}R', 'R{E/G}'
+_MIXED_ITEM = re.compile(r"\{([^{}]+)\}|([0-9]+|[A-Z])")
 
 
 @dataclass
@@ -77,6 +79,9 @@ def _parse(raw: str, grammar: CostGrammar) -> Cost:
         elif _SYMBOLS_AND_DIGITS.match(part):  # '2U': {2}{U}, where generic costs are allowed
             for item in re.findall(r"[0-9]+|[A-Z]", part):
                 _add(cost, item, letters, grammar, written=part)
+        elif _MIXED.match(part):  # '{1}R': each item, braced or bare, in the order written
+            for braced, bare in _MIXED_ITEM.findall(part):
+                _add(cost, (braced or bare).strip(), letters, grammar, written=part)
         elif brace := _brace_problem(part):  # '{R}{R': a symbol cut short, not a clause
             cost.problems.append(
                 ("bad-cost", f"cost '{_short(part)}' {brace}, so it is not read (nor drawn)")

@@ -33,6 +33,10 @@ def test_hybrid_and_multi_letter_symbols_are_counted_and_drawn() -> None:
     cost = parse_cost("{2}{E/G}{E/G}{St}", model.cost)
     assert cost.problems == [] and cost.total == 5 and cost.sequence == ["2", "E/G", "E/G", "St"]
     assert parse_cost("{E/Q}", model.cost).problems  # a half the game does not have
+    mixed = parse_cost("{2}E{E/G}", model.cost)  # braced and bare items mixed, in written order
+    assert mixed.problems == [] and mixed.clauses == [] and mixed.sequence == ["2", "E", "E/G"]
+    assert parse_cost("{1}Q", model.cost).problems[0][0] == "unknown-cost-symbol"
+    assert parse_cost("Mill half", model.cost).clauses == ["Mill half"]
     icons = [
         a.text
         for p in parse("Pay {E/G} or {St} or {e/g}.", RichRules.from_model(model))
