@@ -159,7 +159,7 @@ def plan(entry: dict[str, Any], edit: Edit, boxes: list[str], fonts: list[str]) 
             where[0],
             -1,
             entry["id"],
-            key,
+            keys[key].get("key", key) if key in keys else key,  # the edition's 'text@fr'
             keys[key]["raw"] if key in keys else None,
             new,
         )
@@ -182,8 +182,8 @@ def _axis(entry: dict[str, Any], axis: str, a: float, b: float) -> dict[str, str
     parent = float(entry["parent"][2 if axis == "h" else 3])
     centred = at in keys and str(keys[at]["raw"]).strip().lower() in geometry.CENTRE
     out: dict[str, str | None] = {}
-    if centred:
-        if abs(a + b) > 1e-9:  # moved, not only widened about its centre
+    if centred:  # resized about its centre, which stays: one edge dragged widens both sides
+        if abs(b - a) < 1e-9:  # moved, not resized
             raise Refused(f"centred ({at}: center): set {at} to a length to move it")
         if span in keys:
             out[span] = shift(_raw(keys, span), b - a, parent)

@@ -131,6 +131,7 @@ def _element(studio: Studio, element: Element, n: int, texts: dict[str, Any]) ->
             "line": line,
             "column": column,
             "computed": value.compiled is not None,
+            "key": element.written.get(key, key),  # 'text@fr': the edition's own key
         }
     return {
         "n": n,

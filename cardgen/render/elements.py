@@ -129,6 +129,8 @@ class Element:
     # where each key is written (line, column): a finding about one value stands at its key
     at: dict[str, tuple[int, int]] = field(default_factory=dict)
     when_src: str = ""  # `when` as written
+    # a value the edition gives under its own key: the key it is written under ('text@fr')
+    written: dict[str, str] = field(default_factory=dict)
 
     def vars_read(self) -> tuple[str, ...] | None:
         """The template vars the element's values and `when` name (`vars.frame`); None when it
@@ -231,13 +233,14 @@ def _element(
         if checked is not None:
             props[key] = checked
     at = {str(k): item.key_loc(k) for k in item}
+    written: dict[str, str] = {}
     for base in dict.fromkeys(b for b, _ in local.values()):  # the edition's own, along its chain
         key = next((f"{base}@{lang}" for lang in chain[:-1] if f"{base}@{lang}" in local), None)
         if key is None:
             continue
         checked = _prop(base, item[key], item.key_loc(key), bad, fonts)
         if checked is not None:
-            props[base], at[base] = checked, item.key_loc(key)
+            props[base], at[base], written[base] = checked, item.key_loc(key), key
     if etype == "text":
         _reversed_bounds(item, props, bad)
     when = None
@@ -267,7 +270,7 @@ def _element(
         bad(item.key_loc("id"), "template-type", "'id' must be a name")
         eid = ""
     when_src = str(item["when"]) if "when" in item else ""
-    return Element(etype, props, when, str(eid), name, loc[0], loc[1], at, when_src)
+    return Element(etype, props, when, str(eid), name, loc[0], loc[1], at, when_src, written)
 
 
 AXES = (("x", "w", "right"), ("y", "h", "bottom"))

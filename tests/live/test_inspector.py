@@ -99,7 +99,13 @@ def test_a_face_s_layout_names_every_element_its_box_and_its_line(live) -> None:
     panel = _element(layout, "panel")
     assert panel["box"] == [3.0, 3.0, 57.0, 82.0]
     assert (panel["file"], panel["line"]) == (FRONT, 7)
-    assert panel["keys"]["x"] == {"raw": "3mm", "line": 7, "column": 29, "computed": False}
+    assert panel["keys"]["x"] == {
+        "raw": "3mm",
+        "line": 7,
+        "column": 29,
+        "computed": False,
+        "key": "x",
+    }
     assert panel["yaml"].startswith("  - {id: panel, type: rect, x: 3mm")
     name = _element(layout, "name")
     assert name["uses"] == {"card.name": "Ember Guard"}

@@ -229,7 +229,7 @@ export class Panel {
 
   keys(e) {
     const rows = Object.entries(e.keys).map(([key, k]) => h("tr", { class: k.computed ? "computed" : "" },
-      h("th", { scope: "row" }, key),
+      h("th", { scope: "row" }, k.key || key),
       h("td", {}, h("code", {}, String(k.raw ?? "")), k.computed ? h("span", { class: "note" }, "computed — edit in the file") : null),
       h("td", { class: "line" }, `:${k.line}`)));
     return h("table", { class: "keys" }, h("tbody", {}, rows));
