@@ -219,8 +219,8 @@ MISMATCH = 0.12  # an empty band of more than 12 % of the card across or down
 
 def size_mismatch(template: Template) -> Finding | None:
     """A template whose elements, placed in millimetres from the corner, were laid out for a card
-    of another size: the file that writes them names another size, or (when none names one) they
-    reach well short of this card's right or bottom edge, or past it. Size-relative elements (%,
+    of another size: the file that writes them names another size, or they reach well short of
+    this card's right or bottom edge (to another card size's outline), or past it. Size-relative elements (%,
     right:/bottom:, boxes) follow the card: an axis they are used on is not judged."""
     if "size" in template.guessed:
         return None
@@ -235,10 +235,10 @@ def size_mismatch(template: Template) -> Finding | None:
         box = fixed_box(e, frame)
         if box is None or box[2] <= 0 or box[3] <= 0:
             continue
-        if written is not None and _same(written, template.size):
-            continue  # laid out for this very size
-        if written is not None:
+        if written is not None and not _same(written, template.size):
             return _finding(template, e, f"{e.file} is laid out for {size_name(written)}", True)
+        # a file that names this very size is judged by its elements too: numbers copied from a
+        # poker front into a file that says tarot reach a poker card's outline
         boxes.append(box)
         first = first or e
     if not boxes or first is None:

@@ -219,10 +219,19 @@ def test_a_template_laid_out_for_poker_used_at_tarot_is_found(tmp_path: Path) ->
     )
 
 
-def test_the_same_template_at_its_own_size_or_saying_its_size_is_not(tmp_path: Path) -> None:
+def test_the_same_template_at_its_own_size_is_not(tmp_path: Path) -> None:
     assert _findings(_lantern(tmp_path / "a", ABSOLUTE, "63mm x 88mm")) == []
-    said = ABSOLUTE.replace("fonts:", "size: tarot\nfonts:", 1)  # its author says: tarot
-    assert _findings(_lantern(tmp_path / "b", said, "tarot")) == []
+    said = ABSOLUTE.replace("fonts:", "size: poker-eu\nfonts:", 1)
+    assert _findings(_lantern(tmp_path / "b", said, "63mm x 88mm")) == []
+
+
+def test_a_file_saying_tarot_with_a_poker_fronts_numbers_is_found(tmp_path: Path) -> None:
+    """The likeliest mistake: a poker front's numbers copied into a file that says `size: tarot`
+    (before, its saying so was trusted and the card printed with an empty band)."""
+    said = ABSOLUTE.replace("fonts:", "size: tarot\nfonts:", 1)
+    assert _findings(_lantern(tmp_path, said, "tarot")) == [
+        (f"{T}/front.yaml", 7, 5, "warning", "template-size-mismatch")
+    ]
 
 
 def test_a_file_laid_out_at_another_size_than_its_child_is_found(tmp_path: Path) -> None:
