@@ -220,8 +220,8 @@ MISMATCH = 0.12  # an empty band of more than 12 % of the card across or down
 def size_mismatch(template: Template) -> Finding | None:
     """A template whose elements, placed in millimetres from the corner, were laid out for a card
     of another size: the file that writes them names another size, or they reach well short of
-    this card's right or bottom edge (to another card size's outline), or past it. Size-relative elements (%,
-    right:/bottom:, boxes) follow the card: an axis they are used on is not judged."""
+    this card's right or bottom edge (to another card size's outline), or past it. Size-relative
+    elements (%, right:/bottom:, boxes) follow the card: an axis they are used on is not judged."""
     if "size" in template.guessed:
         return None
     frame = fixed_frame(template)

@@ -321,14 +321,26 @@ class Directives:
             for n, (eid, label) in enumerate(labels.items(), 1):
                 numbered.append((eid, n))
                 legend.append(self.symbols(_esc(typographic(str(label)))))
+        rule = self.studio.faces.for_card(card)
+        written = {e.id for e in rule.front.elements} if rule is not None else set()
         for eid, _ in numbered:
-            if eid not in boxes:
+            if eid in boxes:
+                continue
+            if eid in written:  # its `when:` is false here, or it has nothing to draw
                 self._problem(
                     *where,
                     "rulebook-anatomy",
-                    f"the card's template has no element '{eid}'",
-                    did_you_mean(eid, list(boxes)),
+                    f"element '{eid}' is not drawn on {card.name or card.id} (its when: is false "
+                    "for this card, or it has nothing to draw)",
+                    "point at it on a card that shows it",
                 )
+                continue
+            self._problem(
+                *where,
+                "rulebook-anatomy",
+                f"the card's template has no element '{eid}'",
+                did_you_mean(eid, list(boxes)),
+            )
         targets = place(face, [(e, n) for e, n in numbered if e in boxes], boxes)
         drawn = figure(face, self.images[card.id], typographic(card.name), targets, legend)
         self.figures += 1

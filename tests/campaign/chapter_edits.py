@@ -44,6 +44,14 @@ EDITS = [
         "rulebook-anatomy",
     ),
     r(
+        "anatomy-element-not-drawn",  # the front's art has `when:`, false on Ember Guard
+        CARDS,
+        '{"name": "Name", "rules": "Rules text"}',
+        '{"name": "Name", "art": "Art"}',
+        "rulebook-anatomy",
+        message="element 'art' is not drawn on Ember Guard",
+    ),
+    r(
         "directive-not-literal",
         CARDS,
         '{{ card("Firestorm") }}',
