@@ -179,6 +179,18 @@ def load_format(model: GameModel, catalog: Catalog, name: str | None = None) -> 
     return fmt
 
 
+def dealt_cards(model: GameModel, catalog: Catalog) -> list[Card]:
+    """The cards some pack format can deal (its `groups`, `where` and the draft pool), in catalog
+    order; every card when a format cannot be read (its error is said where packs are made)."""
+    ids: set[str] = set()
+    for name, spec in (model.packs or {}).items():
+        try:
+            ids.update(c.id for c, _ in _selected_run(model, catalog, dict(spec), str(name)))
+        except (CardgenError, TypeError, ValueError):
+            return list(catalog.cards)
+    return [c for c in catalog.cards if c.id in ids]
+
+
 def _known(spec: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
     for key in spec:
         if key not in keys:

@@ -12,6 +12,7 @@ from ..core.errors import CardgenError, Finding, ModelUnusable, Severity, sort_f
 from ..core.sandbox import LimitedSandbox
 from ..core.workspace import Workspace
 from ..load.card import Card, Catalog
+from ..model.packs import dealt_cards
 from ..render.context import card_view
 from ..render.face import FaceRenderer
 from ..render.faces import FaceSet, load_faces, unmatched_where
@@ -233,6 +234,8 @@ def open_studio(
         raise ModelUnusable(game, check.findings, ws.shown(ws.model_path(game)))
     faces, findings = load_faces(ws, game, check.model)
     findings += unmatched_where(faces, check.catalog.cards, check.model)
+    if faces.back_stamps:  # the pack code's place, on the backs a pack deals
+        findings += faces.pack_code_findings(dealt_cards(check.model, check.catalog))
     if not faces.rules:
         details = "; ".join(f.format() for f in findings[:3])
         raise CardgenError(f"no usable templates for '{game}': {details}")

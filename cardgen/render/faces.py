@@ -42,7 +42,22 @@ class FaceSet:
     rules: list[FaceRule] = field(default_factory=list)
     templates: dict[str, Template] = field(default_factory=dict)
     manifest: str = ""  # faces.yaml as findings show it ('' for a lone front.yaml)
+    # the pack code's place on each back template (file: findings), for the backs packs deal
+    back_stamps: dict[str, list[Finding]] = field(default_factory=dict)
     _chosen: dict[int, tuple[Card, FaceRule | None]] = field(default_factory=dict, repr=False)
+
+    def pack_code_findings(self, cards: list[Card]) -> list[Finding]:
+        """`stamp-placement` of the pack code on the backs of `cards` (the cards a pack deals): a
+        back no pack deals never shows one."""
+        files: set[str] = set()
+        for card in cards:
+            rule = self.for_card(card)
+            if rule is None:
+                continue
+            if rule.back is not None and not rule.second:
+                files.add(rule.back.file)
+            files.update(self.templates[b].file for _, b in rule.also if b in self.templates)
+        return [f for file, found in self.back_stamps.items() if file in files for f in found]
 
     def for_card(self, card: Card) -> FaceRule | None:
         """The first rule whose `where` the card matches; memoised per card object (asked several
@@ -219,7 +234,7 @@ def load_faces(ws: Workspace, game: str, model: GameModel) -> tuple[FaceSet, lis
         for coded in [back_template, *shared] if model.packs else []:  # a pack's code, behind
             if coded is not None and "\0" + coded.file not in stamped and not coded.guessed:
                 stamped.add("\0" + coded.file)
-                findings.extend(stamp_findings(coded, back=True))
+                faces.back_stamps[coded.file] = stamp_findings(coded, back=True)
         if front_template is not None:
             entry, back_at = at.pop(""), at.pop("\0back")
             faces.rules.append(

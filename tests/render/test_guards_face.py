@@ -298,6 +298,32 @@ def test_a_back_whose_emblem_crosses_the_pack_codes_place_is_a_warning(
     assert _findings(scratch_ws) == []
 
 
+def test_a_back_no_pack_deals_is_not_checked_for_the_pack_code(scratch_ws: Workspace) -> None:
+    """Blue cards get a back of their own with an emblem where a pack code would go; the pack
+    formats deal Red cards: no pack code is ever printed behind a Blue card, so no warning. The
+    same back behind Red cards is one."""
+    root = scratch_ws.root
+    game = root / "rules" / "clean" / "game.yaml"
+    _edit(game, "    mode: slots\n", "    mode: slots\n    where: {faction: Red}\n")
+    _edit(game, "    mode: exhaust\n", "    mode: exhaust\n    where: {faction: Red}\n")
+    emblem = "  - {id: emblem, type: rect, x: 10mm, y: 72mm, w: 20mm, h: 10mm, fill: '#aa8800'}\n"
+    back = root / BACK
+    (root / "templates/clean/blue-back.yaml").write_text(back.read_text() + emblem)
+    faces = root / "templates/clean/faces.yaml"
+    faces.write_text(
+        "- {where: {faction: Blue}, front: front.yaml, back: blue-back.yaml}\n"
+        "- {where: {}, front: front.yaml, back: back.yaml}\n"
+    )
+    assert _findings(scratch_ws) == []
+    faces.write_text(
+        "- {where: {faction: Red}, front: front.yaml, back: blue-back.yaml}\n"
+        "- {where: {}, front: front.yaml, back: back.yaml}\n"
+    )
+    assert [(f.file, f.code) for f in _findings(scratch_ws)] == [
+        ("templates/clean/blue-back.yaml", "stamp-placement")
+    ]
+
+
 def test_a_backs_pack_code_is_drawn_centred_in_its_pack_code_box(scratch_ws: Workspace) -> None:
     back = scratch_ws.root / BACK
     back.write_text("boxes: {pack_code: {x: 20mm, y: 8mm, w: 23mm, h: 3.1mm}}\n" + back.read_text())
