@@ -85,8 +85,18 @@ def test_show_card() -> None:
 
 
 def test_show_unknown_card_suggests() -> None:
-    result = run("show", "clean", "Firestrom")
-    assert result.exit_code == 1 and "did you mean 'Firestorm'?" in result.output
+    result = run("show", "clean", "Firestrom")  # the argument is wrong, not the data: usage
+    assert result.exit_code == 2 and "did you mean 'Firestorm'?" in result.output
+
+
+def test_show_finds_a_card_by_its_name_in_another_language() -> None:
+    from .conftest import TESTS
+
+    result = CliRunner().invoke(
+        main, ["--root", str(TESTS / "fixtures" / "editions"), "show", "editions", "glutwächter"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Ember Warden  [ember-warden]")
 
 
 @pytest.mark.parametrize("buffered", [True, False])

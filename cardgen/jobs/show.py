@@ -3,10 +3,21 @@ findings."""
 
 from __future__ import annotations
 
-from ..core.errors import Finding, ModelUnusable, Severity, did_you_mean
+from ..core.errors import CardgenError, ModelUnusable, did_you_mean
 from ..core.output import JobResult
 from ..core.workspace import Workspace
+from ..load.card import Card, Catalog
 from .findings import validate_game
+
+
+def _by_translated_name(catalog: Catalog, query: str) -> Card | None:
+    """The card one of whose names in another language (`name@de`) is `query`, ignoring case."""
+    wanted = query.casefold()
+    for card in catalog.written or catalog:  # the cards as written, every language's keys kept
+        for key, value in card.data.items():
+            if key.startswith("name@") and isinstance(value, str) and value.casefold() == wanted:
+                return catalog.find(card.id)
+    return None
 
 
 def show_card(ws: Workspace, game: str, query: str) -> JobResult:
@@ -15,22 +26,13 @@ def show_card(ws: Workspace, game: str, query: str) -> JobResult:
     result = validate_game(ws, game)
     if result.model is None:
         raise ModelUnusable(game, result.findings, ws.shown(ws.model_path(game)))
-    card = result.catalog.find(query)
+    card = result.catalog.find(query) or _by_translated_name(result.catalog, query)
     if card is None:
         names = [c.name for c in result.catalog if c.name] + [c.id for c in result.catalog]
-        return JobResult(
-            findings=[
-                Finding(
-                    "",
-                    0,
-                    0,
-                    Severity.ERROR,
-                    "unknown-card",
-                    None,
-                    f"no card '{query}' in {game}",
-                    did_you_mean(query, names),
-                )
-            ]
+        hint = did_you_mean(query, names)
+        raise CardgenError(  # a name the command line got wrong: a usage error (exit 2)
+            f"no card '{query}' in {game} (by id, or by name in any language)"
+            + (f"; {hint}" if hint else "")
         )
     lines = [f"{card.name or '(untitled)'}  [{card.id}]  {card.file}:{card.line}:{card.column}"]
     width = max((len(k) for k in card.data), default=4)

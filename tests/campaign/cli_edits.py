@@ -84,7 +84,6 @@ EDITS = [
         "Firestorm",
         "Firestrom",
         ("show", "GAME", "Firestrom"),
-        exit=1,
         message="did you mean 'Firestorm'?",
     ),
     u(
