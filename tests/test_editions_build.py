@@ -136,6 +136,7 @@ def test_the_german_rulebook_reads_its_chapters_and_falls_back(built: Built) -> 
     assert "Kann im Zug des Ausspielens nicht geblockt werden." in german  # the German reminder
     assert "12 Glutmarker" in german and "Einheit" in german  # components by German names
     assert "12 Einheit-Karten: 6 Glut, 6 Flut" in german  # in the book's own German words
+    assert "ANMERKUNG DES AUTORS · OFFENE FRAGE" in german  # a designer note's label (words:)
     # credits.md has no German version: the German book prints the default's
     assert "Sample content written for cardgen’s tests." in german
     assert "Basics" not in german and "Stealth" not in german

@@ -80,3 +80,14 @@ def test_validate_reports_a_misspelt_word_at_its_line(tmp_path: Path) -> None:
         done.stdout
     ), done.stdout
     assert "did you mean 'per_player'?" in done.stdout
+
+
+def test_a_designer_notes_label_is_a_css_string_nothing_in_it_can_end() -> None:
+    from cardgen.rulebook.bookwords import BookWords
+
+    assert BookWords().css() == ""  # the style sheet's own label stays
+    css = BookWords({"designer_note": 'Note "x" </style>'}).css()
+    assert css == (
+        '.admonition.designer .admonition-title::before { content: "Note\\20 \\22 x\\22 \\20 '
+        '\\3c \\2f style\\3e \\20 \\b7 \\20 "; }\n'
+    )

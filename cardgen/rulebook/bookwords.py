@@ -32,6 +32,7 @@ ENGLISH: dict[str, str] = {
     "card_size": "Card size",
     "unless_another": "unless a line names another",
     "landscape": "landscape",
+    "designer_note": "Designer’s note",  # before the title of a `!!! designer` box
     "one_per_design": "one per {kind} design",  # a randomizer face: '(one per Action design)'
 }
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -50,12 +51,27 @@ class BookWords:
         """A page template's word (`words.contents`): its text, or `default` for an unknown key."""
         return self.given.get(key) or ENGLISH.get(key, default)
 
+    def css(self) -> str:
+        """Style rules for the words the style sheet prints itself (a designer's note's label),
+        when the book gives them; '' otherwise (the style sheet's own stand)."""
+        if "designer_note" not in self.given:
+            return ""
+        label = _css_string(self.given["designer_note"] + " · ")
+        return f".admonition.designer .admonition-title::before {{ content: {label}; }}\n"
+
     def said(self, key: str, **values: object) -> str:
         """The word with its placeholders filled: said('designs', n=3) -> '3 designs'."""
         return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), self[key])
 
 
 ENGLISH_WORDS = BookWords()
+
+
+def _css_string(text: str) -> str:
+    """`text` as a CSS string: every character but letters and digits escaped (`\\b7 `: the space
+    after an escape ends it and is not printed), so no quote, backslash or '</style>' in it ends
+    the string or the style element."""
+    return '"' + "".join(c if c.isalnum() else f"\\{ord(c):x} " for c in text) + '"'
 
 
 def read_words(raw: object, shown: str, head: list[str], findings: list[Finding]) -> BookWords:

@@ -155,7 +155,8 @@ def build_rulebook(
     css = with_fallbacks(css, book_fallback(studio))
     fonts = {stem: path.resolve().as_uri() for stem, path in studio.fonts.files().items()}
     page_size, page = PAGES[paper]
-    shown = [(c, content.images[c.id]) for c in content.gallery_cards if c.id in content.images]
+    images = content.images
+    shown = [(c, images[c.id]) for c in content.gallery_cards if c.id in images]
     try:
         html = template.render(
             book=book,
@@ -171,7 +172,10 @@ def build_rulebook(
             ),
             booklet=inside_cover(paper) if booklet else None,
             model=studio.model,
-            cover_cards=[content.images[c.id] for c in needed[:3] if c.id in content.images],
+            cover_cards=[  # the first three cards the chapters name, each once
+                content.images[i] for i in dict.fromkeys(c.id for c in needed) if i in images
+            ][:3],
+            word_css=Markup(book.words.css()),
             gallery=shown,
             lang=studio.model.edition or "en",
         )
