@@ -137,7 +137,9 @@ def export_draftmancer(studio: Studio, image_base: str = "images") -> ExportResu
             )
         )
     result.notes.append(
-        f"image paths are '{image_base}/…': upload the images and pass --image-base URL so "
+        f"image paths are '{image_base}/…': upload images/ there so Draftmancer can load them"
+        if "://" in image_base
+        else f"image paths are '{image_base}/…': upload the images and pass --image-base URL so "
         "Draftmancer can load them"
     )
     if defaulted:

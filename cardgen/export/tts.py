@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..model.game import Role
 from ..project.studio import Studio
 from .common import ExportItem, ExportResult
 from .ttsparts import _describe, _transform, back_group, deck_sheets, saved_file
@@ -69,7 +70,7 @@ def export_tts(
         objects.append(
             {
                 "Name": "DeckCustom",
-                "Nickname": f"{studio.model.name} — {label}",
+                "Nickname": f"{studio.model.name} — {_deck_name(studio, section, group)}",
                 "Description": "made with cardgen",
                 "Transform": _transform(g * 3.0, w_pt, h_pt),
                 "DeckIDs": deck_ids,
@@ -83,3 +84,19 @@ def export_tts(
         "export again with --image-base URL for a table others can join"
     )
     return result
+
+
+def _deck_name(studio: Studio, section: str, group: list[ExportItem]) -> str:
+    """What a deck holds, as a player reads it at the table: its cards' kinds as the edition names
+    them ('Creature, Spell'), up to three, else how many designs ('12 designs'); a section other
+    than the main deck first ('sideboard: …', an `also:` face's 'randomizer: …')."""
+    model = studio.model
+    kinds: dict[str, None] = {}
+    for item in group:
+        for name in model.role_fields(Role.KIND):
+            for value in item.card.values(name):
+                if model.written(value):
+                    kinds[model.shown_value(name, str(value))] = None
+    designs = len({item.card.id for item in group})
+    said = ", ".join(kinds) if 0 < len(kinds) <= 3 else f"{designs} design{'s' * (designs != 1)}"
+    return f"{section}: {said}" if section != "main" else said

@@ -17,19 +17,32 @@ from ..render import imagefile
 from ..render.raster import render_pngs
 from .common import ExportFile, ExportItem, card_type_line, cost_of
 
-COLS, ROWS = 10, 7  # a deck sheet's grid, at most
+COLS, ROWS = 10, 7  # a deck sheet's grid, at most (Tabletop Simulator's largest)
 PER_SHEET = COLS * ROWS - 1  # the last slot shows the hidden card
 
 
+def grid_for(faces: int) -> tuple[int, int]:
+    """The smallest grid (columns, rows) for `faces` and the hidden card's slot: at least 2 x 2,
+    at most COLS x ROWS (Tabletop Simulator's limits), the wider of two of one area."""
+    slots = faces + 1
+    best = (COLS, ROWS)
+    for rows in range(2, ROWS + 1):
+        cols = max(2, -(-slots // rows))
+        if cols <= COLS and cols * rows < best[0] * best[1]:
+            best = (cols, rows)
+    return best
+
+
 def deck_sheet(
-    faces: list[Image.Image], hidden: Image.Image, card_w: int, card_h: int
+    faces: list[Image.Image], hidden: Image.Image, card_w: int, card_h: int, grid: tuple[int, int]
 ) -> Image.Image:
-    """A deck sheet of COLS x ROWS slots: the faces in order, and in the last slot the card Tabletop
-    Simulator shows for a deck's unknown card."""
-    sheet = Image.new("RGB", (card_w * COLS, card_h * ROWS), "#000000")
+    """A deck sheet of `grid` (columns, rows) slots: the faces in order, and in the last slot the
+    card Tabletop Simulator shows for a deck's unknown card."""
+    cols, rows = grid
+    sheet = Image.new("RGB", (card_w * cols, card_h * rows), "#000000")
     for i, img in enumerate(faces):
-        sheet.paste(img, ((i % COLS) * card_w, (i // COLS) * card_h))
-    sheet.paste(hidden, ((COLS - 1) * card_w, (ROWS - 1) * card_h))
+        sheet.paste(img, ((i % cols) * card_w, (i // cols) * card_h))
+    sheet.paste(hidden, ((cols - 1) * card_w, (rows - 1) * card_h))
     return sheet
 
 
@@ -89,21 +102,19 @@ def deck_sheets(
     for s in range(0, len(group), PER_SHEET):
         key = str(first_key + s // PER_SHEET)
         chunk = face_images[s : s + PER_SHEET]
+        grid = grid_for(len(chunk))  # a small deck's sheet is no bigger than it needs
         name = f"{label}-sheet-{key}.png"
-        out.files.append(
-            ExportFile(
-                name, _png(deck_sheet(chunk, back_img, card_w, card_h)), f"{len(chunk)} faces"
-            )
-        )
+        sheet = deck_sheet(chunk, back_img, card_w, card_h, grid)
+        out.files.append(ExportFile(name, _png(sheet), f"{len(chunk)} faces"))
         if unique:  # a back sheet in the same grid: each card's back in its front's slot
             back_name = f"{label}-backs-{key}.png"
-            backs = deck_sheet(back_images[s : s + PER_SHEET], back_img, card_w, card_h)
+            backs = deck_sheet(back_images[s : s + PER_SHEET], back_img, card_w, card_h, grid)
             out.files.append(ExportFile(back_name, _png(backs), f"{len(chunk)} second faces"))
         out.custom[key] = {
             "FaceURL": image_url(name),
             "BackURL": image_url(back_name),
-            "NumWidth": COLS,
-            "NumHeight": ROWS,
+            "NumWidth": grid[0],
+            "NumHeight": grid[1],
             "BackIsHidden": True,
             "UniqueBack": unique,
             "Type": 0,

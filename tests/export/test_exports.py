@@ -44,29 +44,23 @@ def test_tts_sheets_grid_hidden_slot_and_saved_object(monkeypatch) -> None:
     out = files(result)
     sheets = sorted(k for k in out if "-sheet-" in k)
     assert sheets == ["back-sheet-1.png", "back-sheet-2.png"]
-    for name in sheets:
-        with Image.open(io.BytesIO(out[name])) as im:
-            assert im.width <= 4096 and im.width % 10 == 0 and im.height % 7 == 0
-            w, h = im.width // 10, im.height // 7
-            hidden = im.crop((9 * w, 6 * h, 10 * w, 7 * h)).resize((8, 8)).getpixel((4, 4))
-            empty = im.crop((5 * w, 3 * h, 6 * w, 4 * h)).getpixel((w // 2, h // 2))
-            after = im.crop((w, 0, 2 * w, h)).getpixel(
-                (w // 2, h // 2)
-            )  # the slot after sheet 2's one face
-            assert hidden != (0, 0, 0) and empty == (
-                0,
-                0,
-                0,
-            )  # slot 70 holds the back; unused slots are blank
-            assert name == "back-sheet-1.png" or after == (0, 0, 0)  # no stray copy of the back
     saved = json.loads(out["clean.json"])
     deck = saved["ObjectStates"][0]
     assert sorted(deck["CustomDeck"]) == ["1", "2"]
+    # a small deck's sheet is no bigger than it needs: 2 faces and the hidden card in 2 x 2
+    assert [(v["NumWidth"], v["NumHeight"]) for v in deck["CustomDeck"].values()] == [(2, 2)] * 2
+    for name in sheets:
+        with Image.open(io.BytesIO(out[name])) as im:
+            assert im.width <= 4096 and im.width % 2 == 0 and im.height % 2 == 0
+            w, h = im.width // 2, im.height // 2
+            hidden = im.crop((w, h, 2 * w, 2 * h)).resize((8, 8)).getpixel((4, 4))
+            empty = im.crop((0, h, w, 2 * h)).getpixel((w // 2, h // 2))
+            after = im.crop((w, 0, 2 * w, h)).getpixel((w // 2, h // 2))  # after sheet 2's face
+            assert hidden != (0, 0, 0) and empty == (0, 0, 0)  # the last slot holds the back
+            assert name == "back-sheet-1.png" or after == (0, 0, 0)  # no stray copy of the back
     # Tabletop Simulator loads web URLs and absolute paths only: local files as file:// URIs
     assert all(
-        v["NumWidth"] == 10
-        and v["NumHeight"] == 7
-        and v["FaceURL"].startswith("file:///")
+        v["FaceURL"].startswith("file:///")
         and v["FaceURL"].rsplit("/", 1)[1] in out
         and v["BackURL"].rsplit("/", 1)[1] in out
         for v in deck["CustomDeck"].values()

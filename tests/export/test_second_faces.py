@@ -27,6 +27,9 @@ def _files(target: str, **kw: Any) -> dict[str, Any]:
     return {f.relpath: f.data for f in result.files}
 
 
+RUINS_NAME = "Ruins and Relics (sample written for cardgen's tests)"
+
+
 def _pixel(png: bytes, x: int, y: int) -> tuple[int, int, int]:
     with Image.open(io.BytesIO(png)) as im:
         return im.convert("RGB").getpixel((x, y))  # type: ignore[return-value]
@@ -40,7 +43,11 @@ def test_tts_gives_double_sided_cards_a_back_sheet_of_their_own_backs() -> None:
         ("DeckCustom", ["Old Mill", "Fallen Tower", "Sunken Well"]),
         ("DeckCustom", ["Village", "Smithy"]),  # the randomizers (also:), one of each
     ]
-    assert objects[2]["Nickname"].endswith("randomizer-randomizer-back")
+    assert [o["Nickname"] for o in objects] == [
+        f"{RUINS_NAME} — Basic, Action",  # the cards' kinds, as a player reads them
+        f"{RUINS_NAME} — Ruin",
+        f"{RUINS_NAME} — randomizer: Action",
+    ]
     shared, ruins, randomizers = (o["CustomDeck"] for o in objects)
     assert [d["UniqueBack"] for d in randomizers.values()] == [False]
     assert [d["UniqueBack"] for d in shared.values()] == [False]
@@ -50,14 +57,17 @@ def test_tts_gives_double_sided_cards_a_back_sheet_of_their_own_backs() -> None:
     assert back_sheet == f"restored-backs-{key}.png"
     face_sheet = files[deck["FaceURL"].rsplit("/", 1)[1]]
     backs = files[back_sheet]
+    cols, rows = deck["NumWidth"], deck["NumHeight"]
+    assert (cols, rows) == (2, 2)  # three Ruins and the hidden card: no bigger than needed
     with Image.open(io.BytesIO(backs)) as im, Image.open(io.BytesIO(face_sheet)) as faces:
-        assert im.size == faces.size  # the same 10 x 7 grid
-        w, h = im.width // 10, im.height // 7
-        slots = [im.crop((i * w, 0, (i + 1) * w, h)).tobytes() for i in range(3)]
+        assert im.size == faces.size  # the same grid
+        w, h = im.width // cols, im.height // rows
+        at = [((i % cols) * w, (i // cols) * h) for i in range(3)]
+        slots = [im.crop((x, y, x + w, y + h)).tobytes() for x, y in at]
     assert len(set(slots)) == 3  # three different Restored sides, one per card
     # slot i of the back sheet is card i's own back: its Restored side, green, for the three Ruins
-    for slot in range(3):
-        assert _pixel(backs, slot * w + w // 2, 3) == RESTORED_GREEN
+    for x, y in at:
+        assert _pixel(backs, x + w // 2, y + 3) == RESTORED_GREEN
     # the card IDs point at those slots
     assert [c["CardID"] % 100 for c in objects[1]["ContainedObjects"]] == [0, 1, 2]
     assert _pixel(files[shared["1"]["BackURL"].rsplit("/", 1)[1]], 5, 5) == SHARED_BLUE
