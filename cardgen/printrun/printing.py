@@ -292,8 +292,10 @@ def sheet_bytes(
 
 
 def _grid(spec: SheetSpec, grid: Grid) -> str:
-    """'3 x 3', '2 x 4 turned' (cards lying on their side, as universal paper may put them)."""
-    return f"{grid.cols} x {grid.rows}" + (" turned" if spec.turn else "")
+    """'3 x 3', '2 x 4 turned' (cards lying on their side, as universal paper may put them; a
+    square card turned is not said to be)."""
+    square = abs(spec.card[0] - spec.card[1]) < 0.5
+    return f"{grid.cols} x {grid.rows}" + (" turned" if spec.turn and not square else "")
 
 
 def sliver_warning(plan: SheetPlan, edges: Mapping[str, tuple[int, int, int] | None]) -> str | None:
