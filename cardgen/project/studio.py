@@ -15,7 +15,8 @@ from ..load.card import Card, Catalog
 from ..model.packs import dealt_cards
 from ..render.context import card_view
 from ..render.face import FaceRenderer
-from ..render.faces import FaceSet, load_faces, unmatched_where
+from ..render.facecards import undrawn_art, unmatched_where
+from ..render.faces import FaceSet, load_faces
 from ..render.fonts import FALLBACK, FontSet, game_fallback, stand_in_fonts
 from ..render.prepared import PreparedFace
 from .check import CheckResult, check_game
@@ -234,6 +235,7 @@ def open_studio(
         raise ModelUnusable(game, check.findings, ws.shown(ws.model_path(game)))
     faces, findings = load_faces(ws, game, check.model)
     findings += unmatched_where(faces, check.catalog.cards, check.model)
+    findings += undrawn_art(faces, check.catalog.cards, check.model)
     if faces.back_stamps:  # the pack code's place, on the backs a pack deals
         findings += faces.pack_code_findings(dealt_cards(check.model, check.catalog))
     if not faces.rules:

@@ -352,37 +352,6 @@ def _value_problem(model: GameModel, field_name: str, value: Any) -> tuple[str |
     return None, None
 
 
-def unmatched_where(faces: FaceSet, cards: list[Card], model: GameModel) -> list[Finding]:
-    """A `where` value its field can take but no card has: the rule selects nothing (a warning; a
-    value the field cannot take is an error when faces.yaml is read)."""
-    out = []
-    for rule in faces.rules:
-        for key, want in rule.where.items():
-            field_name = str(key)[4:] if str(key).startswith("not ") else str(key)
-            if field_name not in model.fields:
-                continue
-            wanted = want if isinstance(want, list) else [want]
-            if any(_value_problem(model, field_name, v)[0] for v in wanted):
-                continue  # an error already
-            if any(matches({field_name: want}, c.data) for c in cards):
-                continue
-            line, column = rule.where_at.get(str(key), rule.at)
-            out.append(
-                Finding(
-                    faces.manifest,
-                    line,
-                    column,
-                    Severity.WARNING,
-                    "faces-where-unmatched",
-                    None,
-                    f"'where' selects {field_name} {want!r}, which no card has",
-                    "check the value against the cards, or remove the rule",
-                    about=faces.manifest,
-                )
-            )
-    return out
-
-
 def _size_mismatch(
     front: Template, back: Template, shown: str, loc: tuple[int, int], second: bool = False
 ) -> list[Finding]:

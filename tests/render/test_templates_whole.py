@@ -9,7 +9,8 @@ from pathlib import Path
 
 from cardgen.core.workspace import Workspace
 from cardgen.project.loaded import load_game
-from cardgen.render.faces import load_faces, unmatched_where
+from cardgen.render.facecards import unmatched_where
+from cardgen.render.faces import load_faces
 
 from ..conftest import TESTS
 
@@ -159,3 +160,25 @@ def test_an_invalid_size_on_a_poker_stand_in_gives_no_safe_zone_or_off_card_find
     )
     _, findings, _ = _faces(ws)
     assert _got(findings) == [(f"{T}/front.yaml", 1, 1, "error", "template-unit")]
+
+
+def test_pictures_in_the_art_field_that_no_template_draws_are_a_warning(tmp_path: Path) -> None:
+    """A card gives `art:`, and the front has no image naming it (the starter front of `cardgen
+    new` has none): the picture would be neither printed nor checked, so the field says so."""
+    from cardgen.render.facecards import undrawn_art
+
+    root = tmp_path / "ws"
+    shutil.copytree(TESTS / "fixtures" / "ws", root)
+    cards = root / "cards" / "clean" / "cards.yaml"
+    text = cards.read_text()
+    cards.write_text(text.replace("  number: R1/2\n", "  number: R1/2\n  art: a.png\n"))
+    ws = Workspace.find(root)
+    loaded = load_game(ws, "clean")
+    faces, _ = load_faces(ws, "clean", loaded.model)
+    assert undrawn_art(faces, loaded.catalog.cards, loaded.model) == []  # the front draws it
+    front = root / "templates" / "clean" / "front.yaml"
+    front.write_text("".join(x for x in front.read_text().splitlines(True) if "id: art," not in x))
+    faces, _ = load_faces(ws, "clean", loaded.model)
+    (found,) = undrawn_art(faces, loaded.catalog.cards, loaded.model)
+    assert _got([found]) == [("rules/clean/game.yaml", 26, 3, "warning", "art-not-drawn")]
+    assert "no template draws it" in found.message and "card.art" in str(found.hint)
