@@ -41,8 +41,8 @@ SECTIONS: dict[str, Spec] = {
         "the physical card (templates may override)",
         keys={
             "size": Unit(
-                "trim size: '63mm x 88mm' or poker, poker-eu, bridge, tarot, mini (default 63 x 88 "
-                "mm)",
+                "trim size: '63mm x 88mm' or poker, poker-eu, bridge, tarot, mini, square, "
+                "square-large, landscape (default 63 x 88 mm)",
                 parse=units.card_size,
                 what="size, each side 10-400 mm",
             ),
