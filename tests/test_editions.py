@@ -78,6 +78,21 @@ def test_a_missing_translation_falls_back_and_is_found_per_edition(tmp_path: Pat
     assert card.untranslated == ("name", "text")
 
 
+def test_a_mistake_the_same_in_every_edition_is_said_once(tmp_path: Path) -> None:
+    """A second Ember Warden: its duplicate id is the default's finding, also where the German
+    edition sees it (at `name@de`); it is not said again as the German edition's own."""
+    root = copy(tmp_path)
+    ember = root / "cards" / "editions" / "ember.yaml"
+    ember.write_text(
+        ember.read_text(encoding="utf-8")
+        + "- name: Ember Warden\n  name@de: Glutwächterin\n  faction: Ember\n  kind: Spell\n"
+        "  text: Draw.\n  text@de: Ziehe.\n  rarity: common\n",
+        encoding="utf-8",
+    )
+    dups = [f for f in found(root) if f[3] == "duplicate-id"]
+    assert [(f[3], f[5]) for f in dups] == [("duplicate-id", "")]
+
+
 def test_missing_severity_follows_the_model(tmp_path: Path) -> None:
     root = copy(tmp_path)
     edit(root, "rules/editions/game.yaml", "  missing: warning\n", "  missing: error\n")

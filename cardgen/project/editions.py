@@ -44,15 +44,23 @@ def tag_edition(
     catalog: Catalog | None = None,
 ) -> list[Finding]:
     """The findings of edition `lang`, those that are its own naming it (`Finding.edition`): with
-    the default edition's findings (`base`), every one the default does not have; else those at a
-    translation the edition prints (`catalog`: the edition's view of the cards)."""
+    the default edition's findings (`base`), every one the default does not have, less those the
+    default says in the same words of the same card elsewhere (a duplicate id seen at `name@fr`
+    is the default's duplicate id); else those at a translation the edition prints (`catalog`:
+    the edition's view of the cards)."""
     if not lang:
         return findings
+    if base is not None:
+        said = {(f.file, f.code, f.card, f.message) for f in base}
+        return [
+            f if f.edition is not None or f in base else replace(f, edition=lang)
+            for f in findings
+            if f.edition is not None or f in base or (f.file, f.code, f.card, f.message) not in said
+        ]
     places = {(card.file, *card.loc(name)) for card in (catalog or []) for name in card.translated}
     return [
         replace(f, edition=lang)
-        if f.edition is None
-        and (f not in base if base is not None else (f.file, f.line, f.column) in places)
+        if f.edition is None and (f.file, f.line, f.column) in places
         else f
         for f in findings
     ]
