@@ -93,6 +93,16 @@ def test_a_mistake_the_same_in_every_edition_is_said_once(tmp_path: Path) -> Non
     assert [(f[3], f[5]) for f in dups] == [("duplicate-id", "")]
 
 
+def test_a_keyword_used_only_in_texts_that_fall_back_is_used(tmp_path: Path) -> None:
+    """No German text writes Wache any more; Harbour Guard, with no German text, prints its
+    English 'Guard' in the German edition, which uses the keyword all the same."""
+    root = copy(tmp_path)
+    edit(root, "cards/editions/ember.yaml", "    Wache\n    Wenn", "    Wenn")
+    edit(root, "cards/editions/ember.yaml", "Einheiten mit Wache", "Einheiten mit Schild")
+    edit(root, CARDS, "  text@de: Wache\n", "")  # Harbour Guard prints 'Guard' in German too
+    assert "keyword-unused" not in [f[3] for f in found(root)]
+
+
 def test_missing_severity_follows_the_model(tmp_path: Path) -> None:
     root = copy(tmp_path)
     edit(root, "rules/editions/game.yaml", "  missing: warning\n", "  missing: error\n")

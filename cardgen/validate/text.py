@@ -205,7 +205,8 @@ def check_glossary(catalog: Catalog, ctx: Context) -> Iterator[Finding]:
                 f"glossary keyword '{kw.name}' has neither reminder nor rules text{note}",
                 about="keywords",
             )
-        if f" {_norm(kw.name)} " not in corpus:
+        names = [kw.name] + ([kw.base] if kw.base else [])  # a text that fell back: its own
+        if not any(f" {_norm(n)} " in corpus for n in names):
             yield ctx.at_model(
                 kw.loc,
                 Severity.INFO,
