@@ -135,7 +135,9 @@ def _serve(conn: Connection, work: Callable[[], object]) -> NoReturn:
             except (OSError, ValueError):
                 break
             # idle until the next request: free this run's garbage cycles, as the watch loop does
-            settle()
+            # (not when a request, or the pipe's end, is already waiting)
+            if not conn.poll(0):
+                settle()
     finally:
         os._exit(
             0
