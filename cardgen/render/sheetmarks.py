@@ -13,10 +13,12 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 from ..core.units import to_mm
 from . import rl
 from .fonts import FontSet
+from .geometry import Frame
 from .replay import Replayer
 from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, Page, SheetSpec, back_slot
 from .stamp import BACK_RAISE, STAMP_SIZE, tab_box, tab_size
 from .template import Template
+from .templateboxes import fixed_frame
 
 LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")
@@ -104,6 +106,7 @@ class CodeTabs:
         # template, held so that its id stays its own)
         self._tabs: dict[tuple, tuple[float, float, float, tuple[float, float] | None, Any]] = {}
         self._boxes: dict[tuple[float, float, float, float], str] = {}
+        self._frames: dict[int, Frame] = {}  # each template's fixed boxes (its id: held in _tabs)
 
     def draw(
         self,
@@ -119,7 +122,12 @@ class CodeTabs:
         if found is None:
             words = stringWidth(code, self.font, size)
             w, h = tab_size(words, size)
-            place = tab_box(template, w, h, where)[:2] if template is not None else None
+            place = None
+            if template is not None:
+                frame = self._frames.get(id(template))
+                if frame is None:
+                    frame = self._frames[id(template)] = fixed_frame(template)
+                place = tab_box(template, w, h, where, frame)[:2]
             found = self._tabs[key] = (words, w, h, place, template)
         words, w, h, place, _ = found
         x, y, tw, th = trim
