@@ -153,6 +153,21 @@ class CodeTabs:
         )
 
 
+def code_tab(
+    c: Canvas,
+    fonts: FontSet,
+    code: str,
+    trim: tuple[float, float, float, float],
+    where: str,
+    size: float = STAMP_SIZE,
+    text: Replayer | None = None,
+    template: Template | None = None,
+) -> None:
+    """One code's tab (CodeTabs.draw), for a caller drawing one: a document's many share one
+    CodeTabs."""
+    CodeTabs(c, fonts, text).draw(code, trim, where, size, template)
+
+
 def _ink(c: Canvas, colour: Any, stroke: bool) -> str:
     """The operator setting a colour, as the canvas would write it (CMYK on a press canvas)."""
     with rl.captured(c) as lines:
