@@ -4,6 +4,7 @@ file's modification time). Targets: a card save ≤ 0.2 s (issue 18); a template
 the sheets, ≤ 1.5 s for everything but the rulebook (issue 30). Run by hand; prints a table.
 
     .venv/bin/python bench/watch.py [--against REV] [--rows template|card|all]
+                                    [--command sheets|build|all]
 
 With --against, each row is measured on that revision too (a git worktree), the two runs one after
 the other, and both figures shown side by side (the machine may be shared: compare the ratio; the
@@ -136,6 +137,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--against", default=None, help="a revision to measure beside this tree")
     parser.add_argument("--rows", choices=("template", "card", "all"), default="all")
+    parser.add_argument(
+        "--command", choices=("sheets", "build", "all"), default="all", help="only its rows"
+    )
     args = parser.parse_args(without_json(sys.argv[1:]))
     rows = []
     with ExitStack() as stack:
@@ -145,6 +149,8 @@ def main() -> None:
         for command, what, file, text, edited in SCENARIOS:
             folder = "templates" if file == "front.yaml" else "cards"
             if args.rows != "all" and (args.rows == "template") != (folder == "templates"):
+                continue
+            if args.command not in ("all", command):
                 continue
             load = [os.getloadavg()[0]]  # the machine is shared: its load beside each figure
             mine, book = shown(after_saves(command, file, text, folder))

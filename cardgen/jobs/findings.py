@@ -23,20 +23,32 @@ from ..sheet.cells import annotate_cells
 def project_findings(studio: Studio) -> list[Finding]:
     """What only a loaded project can see: faces (text fitting, glyphs, art, templates) and the
     rulebook."""
-    found = set(studio.face_findings()) | set(sleeve_findings(studio)) | set(token_findings(studio))
+    return sort_findings(set(studio.face_findings()) | beyond_faces(studio))
+
+
+def beyond_faces(studio: Studio) -> set[Finding]:
+    """What a loaded project sees besides its faces' findings: sleeves, tokens and the rulebook
+    (a live sheet run works them out while a helper judges the faces: jobs.sheets)."""
+    found = set(sleeve_findings(studio)) | set(token_findings(studio))
     if (
         studio.ws.root / "rules" / studio.game / "rulebook" / "index.md"
     ).is_file():  # else its code is not loaded
         from ..rulebook.lint import rulebook_findings
 
         found |= set(rulebook_findings(studio))
-    return sort_findings(found)
+    return found
 
 
-def all_findings(studio: Studio) -> list[Finding]:
+def all_findings(
+    studio: Studio, faces: list[Finding] | None = None, beyond: set[Finding] | None = None
+) -> list[Finding]:
     """Every finding of a loaded project, each naming the sheet cell its value came from (and, in
-    an edition other than the default's, those at its translations naming the edition)."""
-    found = sort_findings(set(studio.findings) | set(project_findings(studio)))
+    an edition other than the default's, those at its translations naming the edition). `faces`,
+    `beyond`: the faces' findings (Studio.face_findings) and the rest of the project's
+    (beyond_faces), when they were worked out already (apart, in two processes)."""
+    project = set(studio.face_findings() if faces is None else faces)
+    project |= beyond_faces(studio) if beyond is None else beyond
+    found = sort_findings(set(studio.findings) | project)
     if studio.model.other_edition():
         found = tag_edition(found, studio.model.edition, catalog=studio.catalog)
     return annotate_cells(studio.check, found)

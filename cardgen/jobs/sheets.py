@@ -3,7 +3,6 @@ finding."""
 
 from __future__ import annotations
 
-import gc
 import re
 from typing import Any
 
@@ -14,11 +13,12 @@ from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, she
 from ..project.changes import changes_since
 from ..project.check import CheckResult, check_game
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..speed.beside import Beside
 from ..speed.gcpause import no_cyclic_gc
 from ..speed.live import is_live
 from ..speed.memo import Memo
-from ..speed.parallel import Pool, PoolLost
-from .findings import all_findings
+from ..speed.parallel import PoolLost
+from .findings import all_findings, beyond_faces
 
 
 def run_sheets(
@@ -100,29 +100,25 @@ def live_check(ws: Workspace, game: str) -> CheckResult | None:
     return _CHECKS.get(key, lambda: check_game(ws, game))
 
 
-_BESIDE: dict[str, Any] = {}  # what the forked helper inherits: the studio, its faces laid out
-
-
 class _Beside:
-    """A studio's findings (jobs.findings.all_findings), worked out by a forked helper on the other
-    core while this process writes the sheets, in a live rebuild (speed.live); here, when called,
-    elsewhere or when the helper is lost. What the helper measured (the contrast guard's cache) and
-    read (the face store) is kept here as if done here."""
+    """A studio's findings (jobs.findings.all_findings) in a live rebuild (speed.live): its faces'
+    findings worked out by a forked helper on the other core (speed.beside) while this process
+    writes the sheets, and then, while the helper still works, the rest of them here; all of them
+    here when called, elsewhere or when the helper is lost. What the helper measured (the contrast
+    guard's cache) and read (the face store) is kept here as if done here."""
 
-    def __init__(self, studio: Studio, pool: "Pool[tuple] | None") -> None:
-        self.studio, self.pool = studio, pool
+    def __init__(self, studio: Studio, beside: "Beside[tuple] | None") -> None:
+        self.studio, self.beside = studio, beside
 
     def __call__(self) -> list[Finding]:
-        pool, self.pool = self.pool, None
-        if pool is None:
+        beside, self.beside = self.beside, None
+        if beside is None:
             return all_findings(self.studio)
+        beyond = beyond_faces(self.studio)  # while the helper judges the faces
         try:
-            with pool:
-                ((found, faces, texts, reads),) = pool.answers()
+            found, faces, texts, reads = beside.answer()
         except PoolLost:
-            return all_findings(self.studio)
-        finally:
-            _BESIDE.clear()
+            return all_findings(self.studio, beyond=beyond)
         contrast = self.studio.renderer.contrast
         if contrast is not None and (faces or texts):
             contrast.faces.update(faces)
@@ -131,13 +127,12 @@ class _Beside:
         store = self.studio.renderer.store
         if store is not None:
             store.keep_reads(reads)
-        return found
+        return all_findings(self.studio, found, beyond)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.close()
-            self.pool = None
-            _BESIDE.clear()
+        if self.beside is not None:
+            self.beside.close()
+            self.beside = None
 
 
 def _findings_beside(studio: Studio, chosen: list[Any]) -> _Beside:
@@ -151,25 +146,17 @@ def _findings_beside(studio: Studio, chosen: list[Any]) -> _Beside:
         if studio.faces.for_card(card) is not None:
             studio.prepare(card)
             studio.other_faces(card)
-    pool: Pool[tuple] | None = Pool.start(1)
-    if pool is None:
-        return _Beside(studio, None)
-    _BESIDE["studio"] = studio
-    try:
-        pool.ask(_findings_there, [0])
-    except PoolLost:
-        _BESIDE.clear()
-        return _Beside(studio, None)
-    return _Beside(studio, pool)
+    return _Beside(studio, Beside.start(_faces_judged, studio))
 
 
-def _findings_there(_: int) -> tuple[list[Finding], dict, dict, tuple[set[str], set[str]]]:
-    """In the helper: the findings, the contrast guard's new measures, the face store's reads."""
-    studio: Studio = _BESIDE["studio"]
+def _faces_judged(
+    studio: Studio,
+) -> tuple[list[Finding], dict, dict, tuple[set[str], set[str]]]:
+    """In the helper: the faces' findings, the contrast guard's new measures, the face store's
+    reads."""
     contrast = studio.renderer.contrast
     known = (set(contrast.faces), set(contrast.known)) if contrast is not None else (set(), set())
-    gc.disable()  # a helper's collection would walk (and so copy) every page it shares with us
-    found = all_findings(studio)
+    found = studio.face_findings()
     faces = {k: contrast.faces[k] for k in contrast.faces if k not in known[0]} if contrast else {}
     texts = {k: v for k, v in contrast.known.items() if k not in known[1]} if contrast else {}
     store = studio.renderer.store

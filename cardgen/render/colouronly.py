@@ -10,7 +10,7 @@ from jinja2 import TemplateError, nodes
 
 from ..core.errors import Finding, Severity
 from ..model.game import GameModel
-from .elements import Element, Value, _env
+from .elements import Element, Value, parsed
 from .template import Template
 
 WORDS = ("text", "flavor", "label")  # what a text or badge prints
@@ -28,7 +28,7 @@ def _reads(value: Value | None) -> tuple[set[tuple[str, str]], set[str], set[str
     if not isinstance(raw, str) or "{" not in raw:
         return calls, fields, tvars
     try:
-        tree = _env.parse(raw)
+        tree = parsed(raw)
     except TemplateError:
         return calls, fields, tvars
     for node in tree.find_all(nodes.Getattr):

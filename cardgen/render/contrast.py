@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -15,6 +16,7 @@ from ..load.card import Card
 from ..model.guards import Guards
 from ..speed.cache import Packed, Store
 from ..speed.codekey import code_digest
+from ..speed.memo import Memo
 from .facetexts import Text, face_texts
 from .fonts import FontSet
 from .prepared import Op, PreparedFace
@@ -109,8 +111,18 @@ def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
 
 
 def _op_drawn(op: Op) -> str:
-    """What one op draws, as a key: its kind, box and properties."""
+    """What one op draws, as a key: its kind, box and properties (by the op's own key, when it has
+    one, once per process: its props change only with it)."""
+    if op.key is None:
+        return _drawn_as(op)
+    return _DRAWN_AS.get((op.key, op.props.get("_n")), partial(_drawn_as, op))
+
+
+def _drawn_as(op: Op) -> str:
     return repr((op.type, op.box, sorted((k, repr(v)) for k, v in op.props.items() if k != "_n")))
+
+
+_DRAWN_AS: Memo[str] = Memo(40_000)  # _op_drawn by the op's key and place
 
 
 class _Drawn:

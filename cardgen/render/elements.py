@@ -164,6 +164,20 @@ def _jinja(raw: str) -> Any:
     return _env.from_string(raw)
 
 
+@memo(4096)
+def _expression(text: str) -> Any:
+    """A compiled `when` expression, once per text per process."""
+    return _env.compile_expression(text, undefined_to_none=False)
+
+
+@memo(4096)
+def parsed(text: str) -> Any:
+    """A template text's Jinja2 syntax tree, once per text per process: the checks read it (a
+    template saved again is checked again, its unchanged texts not parsed again). Shared: callers
+    only read it."""
+    return _env.parse(text)
+
+
 def _compile(raw: Any) -> Value:
     if isinstance(raw, str) and ("{{" in raw or "{%" in raw):
         m = _LOOKUP.match(raw)
@@ -252,7 +266,7 @@ def _element(
         )
     elif "when" in item:
         try:
-            when = _env.compile_expression(str(item["when"]), undefined_to_none=False)
+            when = _expression(str(item["when"]))
         except (TemplateError, ValueError, OverflowError, RecursionError) as exc:
             bad(item.key_loc("when"), "template-jinja", f"'when' is not a valid expression: {exc}")
     if etype in ("rect", "text", "icons", "image", "badge", "circle") and "box" not in item:

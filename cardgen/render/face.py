@@ -53,6 +53,7 @@ class FaceRenderer:
         self._prepared: dict[str, PreparedFace] = {}
         self._font_prints: dict[str, str] = {}
         self._keys: dict[tuple[int, str, float], tuple[Card | None, str]] = {}
+        self._anchors: dict[int, tuple[Card, tuple]] = {}  # anchor_of each card, by the card
         # fitting is the costly part and does not depend on the bleed: faces drawn with another
         # bleed reuse it. The renderer's own (with --no-cache too, as its dictionary was), bounded:
         # a run of 100,000 cards does not hold every card's rules text fitted
@@ -112,7 +113,7 @@ class FaceRenderer:
         bleed = template.bleed if bleed is None else bleed
         key = self.key(card, template, bleed)
         if key in self._prepared:
-            return self._prepared[key].moved_to(anchor_of(card))
+            return self._prepared[key].moved_to(self.anchor(card))
         if self.store is not None:
             cached = self.store.get(
                 key, template, lambda: self._lay_out(key, card, template, bleed).ops
@@ -120,12 +121,22 @@ class FaceRenderer:
             if cached is not None:
                 if is_live():  # a one-off run asks the store again: 100,000 faces are not held
                     self._prepared[key] = cached
-                return cached.moved_to(anchor_of(card))
+                return cached.moved_to(self.anchor(card))
         face = self._lay_out(key, card, template, bleed)
         self._prepared[key] = face
         if self.store is not None:
             self.store.put(face)
         return face
+
+    def anchor(self, card: Card) -> tuple:
+        """anchor_of(card), worked out once per card object (a run asks for it at every face it
+        gives back)."""
+        found = self._anchors.get(id(card))
+        if found is not None and found[0] is card:
+            return found[1]
+        anchor = anchor_of(card)
+        self._anchors[id(card)] = (card, anchor)  # holding the card keeps its id from being reused
+        return anchor
 
     def settle(self, key: str) -> None:
         """Let go of a face's layout once its recording is in the face store: the store's light
@@ -140,7 +151,7 @@ class FaceRenderer:
 
     def _lay_out(self, key: str, card: Card, template: Template, bleed: float) -> PreparedFace:
         w, h = template.size
-        face = PreparedFace(key, template, w, h, bleed, anchor=anchor_of(card))
+        face = PreparedFace(key, template, w, h, bleed, anchor=self.anchor(card))
         # a live rebuild remembers each var by what it reads; a one-off run renders them (the memo's
         # key, the card's data written out, would cost more than it saves)
         ctx = context(card, self.model, template, self._var_of(card) if is_live() else None)
@@ -198,7 +209,7 @@ class FaceRenderer:
             (
                 sorted((card.data or {}).items(), key=lambda kv: kv[0]),
                 card.id,
-                anchor_of(card),  # where its findings stand
+                self.anchor(card),  # where its findings stand
                 sorted(frame.boxes.items()),
                 (frame.width, frame.height, frame.bleed, frame.safe),
                 sorted(template.fonts.items()),

@@ -5,7 +5,9 @@ printed size (what the contrast guard measures)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
+from ..speed.memo import Memo
 from . import richtext as rt
 from .fonts import FontSet
 from .prepared import Op, PreparedFace
@@ -84,30 +86,45 @@ def _bold(stem: str) -> bool:
     return any(w in stem.lower() for w in ("bold", "black", "heavy"))
 
 
+# an op's texts by its key (render.face: the element and all it read, fonts by content) and its
+# place on the face: a face laid out again after a template save measures only its changed ops
+_TEXTS: Memo[list["Text"]] = Memo(40_000)
+
+
 def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
     """Every text of the face with the rectangles its glyphs cover (capital height over each
     line's baseline), as render.paint lays them."""
-    out = []
+    out: list[Text] = []
     for index, op in enumerate(face.ops):
-        n = int(op.props.get("_n", -1))
-        if op.type == "text" and op.fit is not None and op.family is not None:
-            ink = rgb255(op.props.get("color")) or (0, 0, 0)
-            alpha = op.props.get("opacity")
-            out.append(
-                Text(
-                    n,
-                    index,
-                    _text_rects(op, fonts),
-                    ink,
-                    float(alpha) if alpha not in (None, "") else 1.0,
-                    op.fit.layout.size,
-                    _bold(op.family.regular),
-                    f"'{op.props.get('_id') or 'text'}'",
-                )
-            )
-        elif op.type == "badge":
-            out += _badge_texts(op, n, index, face, fonts)
-    return [t for t in out if t.rects]
+        if op.type not in ("text", "badge"):
+            continue
+        if op.key is None:
+            out += _op_texts(op, index, face, fonts)
+        else:
+            made = partial(_op_texts, op, index, face, fonts)
+            out += _TEXTS.get((op.key, index, op.props.get("_n")), made)
+    return out
+
+
+def _op_texts(op: Op, index: int, face: PreparedFace, fonts: FontSet) -> list[Text]:
+    """The texts one op draws (a text's lines; a badge's value and label) that cover any glyph."""
+    n = int(op.props.get("_n", -1))
+    if op.type == "badge":
+        return [t for t in _badge_texts(op, n, index, face, fonts) if t.rects]
+    if op.type != "text" or op.fit is None or op.family is None:
+        return []
+    alpha = op.props.get("opacity")
+    text = Text(
+        n,
+        index,
+        _text_rects(op, fonts),
+        rgb255(op.props.get("color")) or (0, 0, 0),
+        float(alpha) if alpha not in (None, "") else 1.0,
+        op.fit.layout.size,
+        _bold(op.family.regular),
+        f"'{op.props.get('_id') or 'text'}'",
+    )
+    return [text] if text.rects else []
 
 
 def _text_rects(op: Op, fonts: FontSet) -> tuple[Rect, ...]:

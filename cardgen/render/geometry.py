@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
+from ..speed.memo import Memo
 from .lengthexpr import AXIS as AXIS
 from .lengthexpr import BUILT_IN as BUILT_IN
 from .lengthexpr import CENTRE as CENTRE
@@ -146,9 +147,33 @@ def absolute(value: str) -> float:
     return result
 
 
+# boxes placed, by what placing them reads (their six values as rendered, the face's frame and the
+# parent): a face laid out again after a template save places its named boxes and changed elements
+# without parsing their lengths again
+_PLACED: Memo[Box] = Memo(20_000)
+SPAN_KEYS = ("x", "w", "right", "y", "h", "bottom")  # what `place` reads of props
+
+
 def place(props: Mapping[str, Any], frame: Frame, parent: Box) -> Box:
     """An element's box from what it says of it: two of x, w and right across (or `x: center` and
     w), two of y, h and bottom down; each measured in `parent`. Raises GeometryError."""
+    key = (
+        tuple((type(v).__name__, v) for v in (props.get(k) for k in SPAN_KEYS)),
+        frame.width,
+        frame.height,
+        frame.bleed,
+        frame.safe,
+        tuple(sorted(frame.boxes.items())),
+        parent,
+    )
+    try:
+        hash(key)
+    except TypeError:  # a value no memo can hold: placed as it is
+        return _place(props, frame, parent)
+    return _PLACED.get(key, lambda: _place(props, frame, parent))
+
+
+def _place(props: Mapping[str, Any], frame: Frame, parent: Box) -> Box:
     x, w = _span(props, frame, parent, ("x", "w", "right"), parent[0], parent[2], "h")
     y, h = _span(props, frame, parent, ("y", "h", "bottom"), parent[1], parent[3], "v")
     for size, keys in ((w, ("w", "right")), (h, ("h", "bottom"))):

@@ -22,7 +22,7 @@ from .pen import Recording, Recordings, icon_keys
 from .prepared import Op, PreparedFace
 from .replay import Replayer, flate, keep_compressed
 from .sheetframe import draw_fold_marks, fold_marks, place_back, place_front
-from .sheetmarks import LABEL_FONT, calibration_pages, caption, code_tab, draw_marks
+from .sheetmarks import LABEL_FONT, CodeTabs, calibration_pages, caption, draw_marks
 from .sheets import Placement, SheetPlan, crop_marks, sheet_warnings
 from .template import Template
 
@@ -144,6 +144,7 @@ def write_sheets(
     every: ChainMap[str, PreparedFace] = ChainMap(backs or {}, faces)  # type: ignore[arg-type]
     recorded = define_forms(c, every, fonts, model, recordings, shared)
     stamp = Replayer(c, fonts)  # versions and pack codes: thousands of short texts on a big run
+    code_tab = CodeTabs(c, fonts, stamp).draw
     # the faces of the page being drawn, each asked for once (faces may be made on demand: a long
     # run holds one page's, not all of them)
     page_faces: dict[tuple[bool, str], PreparedFace] = {}
@@ -178,9 +179,9 @@ def write_sheets(
             ) -> None:
                 front = face_of(p.front).template
                 if code and not duplex:
-                    code_tab(c, fonts, code, trim, "right", text=stamp, template=front)
+                    code_tab(code, trim, "right", template=front)
                 if stamps and p.card_id in stamps:
-                    code_tab(c, fonts, stamps[p.card_id], trim, "left", text=stamp, template=front)
+                    code_tab(stamps[p.card_id], trim, "left", template=front)
 
             folded = face_of(p.back, True) if fold and p.back is not None else None
             place_front(c, page.spec, p.slot, face_of(p.front), folded, tabs, put)
@@ -218,7 +219,7 @@ def write_sheets(
                     code: str = page.code,
                     template: Template = face.template,
                 ) -> None:
-                    code_tab(c, fonts, code, trim, "back", text=stamp, template=template)
+                    code_tab(code, trim, "back", template=template)
 
                 place_back(c, page.spec, p.slot, face, put, back_tab if page.code else None)
             caption(c, fonts, page, head + [f"sheet {n} of {pages}, backs"])

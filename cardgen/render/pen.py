@@ -221,15 +221,11 @@ class Recordings:
                 if op.key is None:
                     _join(parts, _recorded(c, paint, op))
                     continue
-                # the props too: an op changed after layout (low ink, press) draws differently
-                sized = (
-                    op.key,
-                    repr(sorted(op.props.items())),
-                    face.width,
-                    face.height,
-                    face.bleed,
-                )
-                _join(parts, DRAWN.get(sized, partial(_recorded, c, paint, op)))
+                # an op keeps its key only while its props are as laid out (low ink and press
+                # give a changed op none: drawn anew), so the key and the element's place name
+                # what it draws, on a face of this size
+                sized = (op.key, op.props.get("_n"), face.width, face.height, face.bleed)
+                _join(parts, DRAWN.get(sized, partial(_first_drawn, c, paint, op, face)))
             c.parts = parts
 
         return self.get(face.key, draw_ops)
@@ -277,6 +273,22 @@ def _one(c: Canvas, paint: Callable[[Canvas, Any], None], op: Any) -> None:
 def _recorded(c: RecordingCanvas, paint: Callable[[Canvas, Any], None], op: Any) -> Recording:
     """One op drawn as a face's draw_face draws it (in its own saved state), as recording parts."""
     return c.record(lambda c: _one(c, paint, op))
+
+
+SHAPES = ("rect", "circle", "line", "polygon")  # drawn from their box and props alone
+
+
+def _first_drawn(
+    c: RecordingCanvas, paint: Callable[[Canvas, Any], None], op: Any, face: Any
+) -> Recording:
+    """An op's drawing the first time its key is drawn: a shape drawn alike by another op (the same
+    kind, box and props on a face of the same size: a template's frame on every card, a colour
+    saved again) is not drawn again."""
+    if op.type not in SHAPES:
+        return _recorded(c, paint, op)
+    props = sorted((k, v) for k, v in op.props.items() if k not in ("_n", "_id"))
+    alike = ("shape", op.type, op.box, repr(props), face.width, face.height, face.bleed)
+    return DRAWN.get(alike, partial(_recorded, c, paint, op))
 
 
 def _join(parts: Recording, more: Recording) -> None:

@@ -90,13 +90,14 @@ def prefetch(
     # their faces back costs more than making them all here
     probe, todo = todo[:PROBE], todo[PROBE:]
     if probe:
-        started = time.perf_counter()
+        started = time.thread_time()  # the work, not the wait for a busy machine's core
         _WORK.update(renderer=renderer, jobs=probe, record=record)
         try:
             _lay_out(list(range(len(probe))))
         finally:
             _WORK.clear()
-        if (time.perf_counter() - started) / len(probe) * len(todo) < HELPERS_PAY_FROM:
+        spent = time.thread_time() - started
+        if spent / len(probe) * len(todo) < HELPERS_PAY_FROM:
             return 0  # the rest are made where they are asked for, each as quickly
     pool: Pool[tuple[list[Sent], list[Any], list[Any]]] | None = Pool.start(workers - 1)
     if pool is None:

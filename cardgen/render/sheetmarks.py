@@ -13,10 +13,12 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 from ..core.units import to_mm
 from . import rl
 from .fonts import FontSet
+from .geometry import Frame
 from .replay import Replayer
 from .sheets import MARK_WIDTH, MM, PRINTER_MARGIN, Page, SheetSpec, back_slot
 from .stamp import BACK_RAISE, STAMP_SIZE, tab_box, tab_size
 from .template import Template
+from .templateboxes import fixed_frame
 
 LABEL_FONT = "Lato-Regular"
 GREY = HexColor("#6b6b6b")
@@ -87,6 +89,70 @@ def caption(c: Canvas, fonts: FontSet, page: Page, parts: list[str]) -> bool:
     )
 
 
+class CodeTabs:
+    """One document's pack codes and versions, each on a white tab so it reads on any ground: on a
+    card's back ("back": centred in the `template`'s pack_code box, else near the bottom), or in a
+    bottom corner of its front ("right", "left": at that end of the `template`'s stamp box, else
+    inside its safe zone): render.stamp's places. Written as operators (one per card of a run:
+    thousands on a big sheet); the tab's colours are written once per document, and each tab's
+    size and place in its card once per code, side and template (a run prints few codes)."""
+
+    def __init__(self, c: Canvas, fonts: FontSet, text: Replayer | None = None) -> None:
+        self.c, self.fonts = c, fonts
+        self.text = text or Replayer(c, fonts)
+        self.font = fonts.name(LABEL_FONT)
+        self._inks: tuple[str, str, str] | None = None
+        # (code, side, size, template's id) -> (the words' width, the tab's size, its place, the
+        # template, held so that its id stays its own)
+        self._tabs: dict[tuple, tuple[float, float, float, tuple[float, float] | None, Any]] = {}
+        self._boxes: dict[tuple[float, float, float, float], str] = {}
+        self._frames: dict[int, Frame] = {}  # each template's fixed boxes (its id: held in _tabs)
+
+    def draw(
+        self,
+        code: str,
+        trim: tuple[float, float, float, float],
+        where: str,
+        size: float = STAMP_SIZE,
+        template: Template | None = None,
+    ) -> None:
+        """The tab of `code` on the card whose trim is `trim` (x, y, w, h on the page)."""
+        key = (code, where, size, id(template) if template is not None else None)
+        found = self._tabs.get(key)
+        if found is None:
+            words = stringWidth(code, self.font, size)
+            w, h = tab_size(words, size)
+            place = None
+            if template is not None:
+                frame = self._frames.get(id(template))
+                if frame is None:
+                    frame = self._frames[id(template)] = fixed_frame(template)
+                place = tab_box(template, w, h, where, frame)[:2]
+            found = self._tabs[key] = (words, w, h, place, template)
+        words, w, h, place, _ = found
+        x, y, tw, th = trim
+        if place is not None:
+            bx, by = place
+            left, bottom = x + bx, y + th - by - h
+        else:
+            left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(
+                where, x + (tw - w) / 2
+            )
+            bottom = y + (BACK_RAISE if where == "back" else 1.2 * MM)
+        if self._inks is None:
+            c = self.c
+            self._inks = (_ink(c, white, False), _ink(c, GREY, True), _ink(c, black, False))
+        paper, edge, ink = self._inks
+        box = self._boxes.get((left, bottom, w, h))
+        if box is None:
+            box = self._boxes[left, bottom, w, h] = _round_box(left, bottom, w, h, 1 * MM)
+        tx = left + w / 2 - words / 2
+        rl.code(self.c).append(
+            f"q\n{paper}\n{edge}\n0.3 w\n{box}\nB*\n{ink}\n"
+            f"{self.text.text_code(LABEL_FONT, size, tx, bottom + 0.5 * MM + size * 0.2, code)}\nQ"
+        )
+
+
 def code_tab(
     c: Canvas,
     fonts: FontSet,
@@ -97,27 +163,9 @@ def code_tab(
     text: Replayer | None = None,
     template: Template | None = None,
 ) -> None:
-    """A pack code or version on a card: on its back ("back": centred in the `template`'s
-    pack_code box, else near the bottom), or in a bottom corner of the front ("right", "left": at
-    that end of the `template`'s stamp box, else inside its safe zone): render.stamp's places, on
-    a white tab so it reads on any ground. Written as operators (one per card of a run: thousands
-    on a big sheet)."""
-    font = fonts.name(LABEL_FONT)
-    w, h = tab_size(stringWidth(code, font, size), size)
-    x, y, tw, th = trim
-    if template is not None:
-        bx, by, _, _ = tab_box(template, w, h, where)
-        left, bottom = x + bx, y + th - by - h
-    else:
-        left = {"right": x + tw - w - 1.2 * MM, "left": x + 1.2 * MM}.get(where, x + (tw - w) / 2)
-        bottom = y + (BACK_RAISE if where == "back" else 1.2 * MM)
-    text = text or Replayer(c, fonts)
-    tx = left + w / 2 - stringWidth(code, font, size) / 2
-    rl.code(c).append(
-        f"q\n{_ink(c, white, False)}\n{_ink(c, GREY, True)}\n0.3 w\n"
-        f"{_round_box(left, bottom, w, h, 1 * MM)}\nB*\n{_ink(c, black, False)}\n"
-        f"{text.text_code(LABEL_FONT, size, tx, bottom + 0.5 * MM + size * 0.2, code)}\nQ"
-    )
+    """One code's tab (CodeTabs.draw), for a caller drawing one: a document's many share one
+    CodeTabs."""
+    CodeTabs(c, fonts, text).draw(code, trim, where, size, template)
 
 
 def _ink(c: Canvas, colour: Any, stroke: bool) -> str:

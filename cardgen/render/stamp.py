@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..core.errors import Finding, Severity
 from ..core.units import PT_PER_UNIT
 from .elements import Element
+from .geometry import Frame
 from .template import Template
 from .templateboxes import fixed_box, fixed_frame
 
@@ -29,13 +30,14 @@ def tab_size(text_width: float, size: float = STAMP_SIZE) -> tuple[float, float]
     return text_width + PAD_W, size + PAD_H
 
 
-def tab_box(template: Template, w: float, h: float, where: str) -> Box:
+def tab_box(template: Template, w: float, h: float, where: str, frame: Frame | None = None) -> Box:
     """Where a tab `w` × `h` goes on the template's face (template space, y down): on a front, the
     version ("left") at the left end of its `stamp` box, the pack code ("right") at the right end
     of its `pack_code` box (else of its `stamp` box), centred in the box's height; without one (or
     one placed per card), in that bottom corner inside the safe zone. On a back ("back"), the pack
-    code centred in its `pack_code` box, else centred BACK_RAISE above the bottom edge."""
-    frame = fixed_frame(template)
+    code centred in its `pack_code` box, else centred BACK_RAISE above the bottom edge. `frame`:
+    the template's fixed_frame, when the caller has it already."""
+    frame = frame or fixed_frame(template)
     cw, ch = template.size
     if where == "back":
         slot = frame.box(CODE_SLOT) if CODE_SLOT in template.boxes else None

@@ -13,7 +13,7 @@ from ..core.errors import Severity, did_you_mean
 from ..core.paths import workspace_file
 from ..load.yamlio import LocDict, LocList
 from ..model.game import GameModel
-from .elements import _NUM, LENGTH_KEYS, Element, Value, _env
+from .elements import _NUM, LENGTH_KEYS, Element, Value, parsed
 from .values import _points, _value_problem
 
 Bad = Callable[..., None]  # bad(loc, code, message, hint=None, severity=error)
@@ -62,7 +62,7 @@ def unitless(text: str, tvars: dict[str, Value], depth: int = 0) -> bool:
     """True when a value's text is one expression that can only give a number (`{{ 51 - x * 4.3
     }}`, `{{ vars.w }}` with `w: 40`) and nothing after it: printed, it has no unit."""
     try:
-        tree = _env.parse(text)
+        tree = parsed(text)
     except (TemplateError, ValueError, OverflowError, RecursionError):
         return False  # reported where the text is compiled
     if len(tree.body) != 1 or not isinstance(tree.body[0], nodes.Output):
@@ -189,7 +189,7 @@ def names_used(text: str, model: GameModel, tvars: dict[str, Any]) -> list[tuple
     from jinja2 import nodes
 
     try:
-        tree = _env.parse(text)
+        tree = parsed(text)
     except (TemplateError, ValueError, OverflowError, RecursionError):
         return []  # reported where the text is compiled
     fields = list(model.fields) + ["id"]

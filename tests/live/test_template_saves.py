@@ -128,3 +128,33 @@ def test_a_live_sheet_run_after_template_saves_writes_what_a_cold_run_writes(
         _cold(cold, lambda out=plain: out.append(run_sheets(cold, "power-trip", SheetOptions())))
         assert _files(ws, "power-trip") == _files(cold, "power-trip"), new
         assert again.findings == plain[0].findings and again.notes == plain[0].notes
+
+
+def test_a_live_sheet_run_whose_findings_helper_is_lost_finds_what_a_cold_run_finds(
+    tmp_path: Path, live: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helper judging the faces ends mid-rebuild (killed): this process works the faces'
+    findings out itself, beside the rest it worked out meanwhile, and the sheets and findings are
+    still a cold run's."""
+    import os
+
+    from cardgen.jobs import sheets
+
+    root = tmp_path / "live"
+    for part in ("rules", "cards", "templates"):
+        shutil.copytree(REPO / part, root / part)
+    ws = Workspace.find(root)
+    cold = _copy(ws, tmp_path / "cold")
+    run_sheets(ws, "power-trip", SheetOptions())
+    assert forkable(), "no helper can be forked here: the findings would not be worked out beside"
+    monkeypatch.setattr(sheets, "_faces_judged", lambda studio: os._exit(1))
+    front = "templates/power-trip/front.yaml"
+    for where in (ws, cold):
+        text = (where.root / front).read_text()
+        (where.root / front).write_text(text.replace('paper: "#fffcf4"', 'paper: "#fffbe8"'))
+    again = run_sheets(ws, "power-trip", SheetOptions())
+    plain: list = []
+    _cold(cold, lambda out=plain: out.append(run_sheets(cold, "power-trip", SheetOptions())))
+    assert _files(ws, "power-trip") == _files(cold, "power-trip")
+    assert again.findings == plain[0].findings and again.notes == plain[0].notes
+    assert plain[0].findings  # Power Trip's faces have findings: the comparison is not empty
