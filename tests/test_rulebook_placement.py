@@ -1,6 +1,6 @@
-"""Figures a laid-out book moved: a chapter WeasyPrint moved whole to the next page, for want of room
-for its first figure, is found, and floating that figure below the next paragraph brings the chapter
-back."""
+"""Figures a laid-out book moved: a chapter WeasyPrint moved whole to the next page, for want of
+room for its first figure, is found, and floating that figure below the next paragraph brings the
+chapter back."""
 
 from __future__ import annotations
 
