@@ -28,7 +28,7 @@ from .content import BookContent, content_addresses, directive_cards, resolve_im
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
 from .glyphs import book_fallback, glyph_findings, with_fallbacks
 from .hyphenate import exceptions, mark
-from .placement import defer, new_page, pushed, stranded_titles
+from .placement import defer, displaced, floating, new_page, pushed, stranded_titles
 from .sanitise import without_scripts
 from .source import Chapter, book_languages, read_book
 
@@ -357,10 +357,11 @@ def render_pdf(
         log.setLevel(logging.CRITICAL)
     try:
         rendered = document.render()
-        moved, titles = pushed(rendered.pages), stranded_titles(rendered.pages)
-        if moved or titles:  # a figure left a hole, a title its chapter: lay out once more
+        pages = rendered.pages
+        moved, titles, floats = pushed(pages), stranded_titles(pages), displaced(pages)
+        if moved or titles or floats:  # a figure left a hole, a title its chapter: once more
             rendered = weasyprint.HTML(
-                string=new_page(defer(html, moved), titles),
+                string=new_page(defer(floating(html, floats), moved + floats), titles),
                 base_url=base_url.rstrip("/") + "/",
                 url_fetcher=fetcher(),
             ).render()

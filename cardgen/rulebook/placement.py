@@ -49,6 +49,60 @@ def pushed(pages: list[Any]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def displaced(pages: list[Any]) -> list[str]:
+    """The first figure (its data-figure number) of each chapter whose title begins a page while the
+    page before ends with a hole: the chapter's start could not fill the columns there without the
+    figure, which does not fit, so WeasyPrint moved the whole chapter. Floated and deferred (below
+    the paragraph after it), it lets the chapter's text fill the page before it."""
+    found = []
+    for before, page in zip(pages, pages[1:]):
+        box = page._page_box
+        top = box.content_box_y()
+        boxes = list(box.descendants())
+        titles = [
+            b
+            for b in boxes
+            if getattr(b, "element", None) is not None
+            and b.element_tag == "h1"
+            and b.element.get("id")
+            and b.position_y <= top + 30
+        ]
+        if not titles or not _hole(before._page_box):
+            continue
+        figures = [
+            b.element.get("data-figure")
+            for b in boxes
+            if getattr(b, "element", None) is not None
+            and b.element.get("data-figure")
+            and b.element_tag == "div"
+        ]
+        if figures:
+            found.append(figures[0])
+    return list(dict.fromkeys(found))
+
+
+def _hole(page: Any) -> bool:
+    """Whether a page's content ends this share of its text area above its bottom, in every
+    column."""
+    content = [b for b in page.children if type(b).__name__ != "MarginBox"]
+    lines = [b for root in content for b in root.descendants() if type(b).__name__ == "LineBox"]
+    bottom = max((b.position_y + b.margin_height() for b in lines), default=page.content_box_y())
+    return page.content_box_y() + page.height - bottom > HOLE * page.height
+
+
+def floating(html: str, numbers: list[str]) -> str:
+    """The book with every row of these figures (a row's number names its figure) floating
+    (book.css: .figure.float)."""
+    for number in numbers:
+        figure = re.escape(number.split("-")[0])
+        html = re.sub(
+            rf'<div class="(figure cards|anatomy)" (data-figure="{figure}(?:-\d+)?")',
+            r'<div class="\1 float" \2',
+            html,
+        )
+    return html
+
+
 def stranded_titles(pages: list[Any]) -> list[str]:
     """The chapters (their titles' ids) whose title ends a page with no line of the chapter under
     it: WeasyPrint does not keep a title with the columns that follow it."""
