@@ -20,7 +20,7 @@ from .common import (
 
 
 def set_code(studio: Studio) -> str:
-    """The set's short name: the initials of the game's name ('PT' for Power Trip), or a one-word
+    """The set's short name: the initials of the game's name ('HL' for Harbour Lights), or a one-word
     name's first three letters ('TID' for Tidebound: one letter says too little)."""
     words = [w for w in studio.model.name.replace(":", " ").split() if w[:1].isalnum()]
     if len(words) == 1:
