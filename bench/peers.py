@@ -149,9 +149,12 @@ def _measured(cmd: list[str], **kw) -> tuple[float, int, float]:  # type: ignore
     return took, peak, cpu
 
 
+PEAKS: dict[int, tuple[float, float, float]] = {}  # by deck size: median peak KB cold, warm, rl
+
+
 def measure(n: int, runs: int, protograf: str | None) -> list[Row]:
     """The rows of the deck of n cards, every tool on it: times, then PDF bytes and peak memory
-    per card."""
+    per card (the medians kept in PEAKS, for `growth`)."""
     with tempfile.TemporaryDirectory(prefix="cardgen-peers-") as tmp:
         base = Path(tmp)
         deck = base / "data" / f"deck{n}"
@@ -255,6 +258,7 @@ def measure(n: int, runs: int, protograf: str | None) -> list[Row]:
         + "≤ 2x reportlab; one card changed ≤ 0.3 s at 300 cards",
     )
     per_card = statistics.median
+    PEAKS[n] = (per_card(cold_peaks), per_card(warm_peaks), per_card(rl_peaks))
     memory = Row(
         "`peers`: `sheets --copies one`, PDF size and peak memory (ru_maxrss of the whole "
         "process) per card, cold / warm, against bare reportlab",
@@ -267,6 +271,20 @@ def measure(n: int, runs: int, protograf: str | None) -> list[Row]:
     return [times, memory]
 
 
+def growth(small: int, large: int) -> Row:
+    """Peak memory per extra card between two deck sizes, cold / warm, against bare reportlab:
+    what a card adds, without the interpreter and the libraries every run holds (issue 35)."""
+    extra = large - small
+    cold, warm, rl = ((b - a) / extra for a, b in zip(PEAKS[small], PEAKS[large]))
+    return Row(
+        "`peers`: `sheets --copies one`, peak memory (ru_maxrss) added per extra card, cold / "
+        "warm, against bare reportlab",
+        f"the peers' deck of `../shared/bench-peers/`, {small:,} → {large:,} cards",
+        f"{cold:.1f} / {warm:.1f} KB/card, reportlab {rl:.1f}",
+        "≤ 10 KB/card at 100,000 cards",
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="300,3000")
@@ -274,13 +292,10 @@ def main() -> None:
     ap.add_argument("--protograf", help="a Python >= 3.13 with protograf installed")
     a = ap.parse_args(without_json(sys.argv[1:]))
     compiled(REPO)  # timed as installed: with its bytecode
-    report(
-        [
-            row
-            for n in (int(s) for s in a.sizes.split(","))
-            for row in measure(n, a.runs, a.protograf)
-        ]
-    )
+    sizes = [int(s) for s in a.sizes.split(",")]
+    rows = [row for n in sizes for row in measure(n, a.runs, a.protograf)]
+    rows += [growth(small, large) for small, large in zip(sizes, sizes[1:])]
+    report(rows)
 
 
 if __name__ == "__main__":

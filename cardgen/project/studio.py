@@ -4,7 +4,7 @@ templates, fonts, renderer."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from jinja2 import TemplateError, nodes
 
@@ -122,9 +122,19 @@ class Studio:
 
     def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
         out = list(self.template_findings)
-        drawn: list[tuple[Card, PreparedFace]] = []  # each face, for the contrast guard
         self.prefetch(cards if cards is not None else self.cards, record=False)
-        for card in cards if cards is not None else self.cards:
+        from ..render.contrast import contrast_findings  # rasterising: only where faces are judged
+
+        # each face handed to the contrast guard as it is made, not all held first (a run of
+        # 100,000 cards: the guard judges a window of faces at a time and lets them go)
+        judged = self._judged(cards if cards is not None else self.cards, out)
+        out += contrast_findings(judged, self.fonts, self.model, self.renderer.contrast)
+        return sort_findings(set(out))
+
+    def _judged(self, cards: list[Card], out: list[Finding]) -> Iterator[tuple[Card, PreparedFace]]:
+        """Each card's faces (front, back, other faces) for the contrast guard, in order, their
+        findings (and a card no template applies to) added to `out` as they are made."""
+        for card in cards:
             if self.faces.for_card(card) is None:
                 out.append(
                     Finding(
@@ -142,14 +152,14 @@ class Studio:
                 continue
             front, back = self.prepare(card)
             out += front.findings + (back.findings if back else [])
-            drawn += [(card, front)] + ([(card, back)] if back else [])
+            yield card, front
+            if back:
+                yield card, back
             for other, other_back in self.other_faces(card):
                 out += other.findings + (other_back.findings if other_back else [])
-                drawn += [(card, other)] + ([(card, other_back)] if other_back else [])
-        from ..render.contrast import contrast_findings  # rasterising: only where faces are judged
-
-        out += contrast_findings(drawn, self.fonts, self.model, self.renderer.contrast)
-        return sort_findings(set(out))
+                yield card, other
+                if other_back:
+                    yield card, other_back
 
     def selector(self, expr: str | None) -> Callable[[Card], bool]:
         """--only EXPR: a Jinja2 expression over `card`, e.g. "card.rarity == 'rare'"."""
