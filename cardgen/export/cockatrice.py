@@ -20,8 +20,8 @@ from .common import (
 
 
 def set_code(studio: Studio) -> str:
-    """The set's short name: the initials of the game's name ('HL' for Harbour Lights), or a one-word
-    name's first three letters ('TID' for Tidebound: one letter says too little)."""
+    """The set's short name: the initials of the game's name ('HL' for Harbour Lights), or a
+    one-word name's first three letters ('TID' for Tidebound: one letter says too little)."""
     words = [w for w in studio.model.name.replace(":", " ").split() if w[:1].isalnum()]
     if len(words) == 1:
         return "".join(c for c in words[0] if c.isalnum())[:3].upper()
