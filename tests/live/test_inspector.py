@@ -4,6 +4,7 @@ concurrent edit on disk never overwritten, and writes refused without the page's
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import http.client
 import json
@@ -49,34 +50,41 @@ class Client:
         return self.call("POST", "/api/edit", body)
 
 
-@pytest.fixture
-def live(scratch_ws: Workspace) -> Iterator[tuple[Client, Workspace]]:
+@contextlib.contextmanager
+def serving(ws: Workspace, game: str) -> Iterator[Client]:
+    """`cardgen serve` of GAME in a thread, and a client holding the page's token."""
     port = _free_port()
     stop = threading.Event()
     thread = threading.Thread(
         target=serve,
-        args=(scratch_ws, "clean", port),
+        args=(ws, game, port),
         kwargs={"log": lambda m: None, "stop": stop},
         daemon=True,
     )
     thread.start()
     client = Client(port)
     deadline = time.time() + 30
-    while True:
-        try:
-            status, answer = client.call("GET", "/api/token")
-            if status == 200:
-                break
-        except OSError:
-            pass
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.1)
-    client.token = answer["token"]
     try:
-        yield client, scratch_ws
+        while True:
+            try:
+                status, answer = client.call("GET", "/api/token")
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            assert time.time() < deadline, "the server did not start"
+            time.sleep(0.1)
+        client.token = answer["token"]
+        yield client
     finally:
         stop.set()
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(scratch_ws: Workspace) -> Iterator[tuple[Client, Workspace]]:
+    with serving(scratch_ws, "clean") as client:
+        yield client, scratch_ws
 
 
 def _element(layout: dict[str, Any], eid: str) -> dict[str, Any]:

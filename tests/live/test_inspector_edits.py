@@ -5,18 +5,16 @@ content written for the tests."""
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
 from cardgen.core.workspace import Workspace
 from cardgen.live.edits import Edit, Refused, plan
-from cardgen.live.serve import serve
 from cardgen.project.editions import with_edition
 
 from ..conftest import TESTS
-from .test_inspector import Client, _diff, _element, _free_port
+from .test_inspector import _diff, _element, serving
 
 
 def _entry(**keys: str) -> dict:
@@ -44,25 +42,7 @@ def test_an_editions_own_value_is_edited_under_its_own_key(tmp_path: Path) -> No
     root = tmp_path / "ws"
     shutil.copytree(TESTS / "fixtures" / "editions", root)
     ws = with_edition(Workspace.find(root), "editions", "de")
-    port, stop = _free_port(), threading.Event()
-    thread = threading.Thread(
-        target=serve,
-        args=(ws, "editions", port),
-        kwargs={"log": lambda m: None, "stop": stop},
-        daemon=True,
-    )
-    thread.start()
-    client = Client(port)
-    try:
-        for _ in range(300):
-            try:
-                status, answer = client.call("GET", "/api/token")
-                if status == 200:
-                    break
-            except OSError:
-                pass
-            threading.Event().wait(0.1)
-        client.token = answer["token"]
+    with serving(ws, "editions") as client:
         status, layout = client.call("GET", "/api/layout?card=ember-warden&face=1")
         assert status == 200, layout
         deck = _element(layout, "deck")
@@ -76,6 +56,3 @@ def test_an_editions_own_value_is_edited_under_its_own_key(tmp_path: Path) -> No
         assert status == 200, answer
         changed = _diff(before, path.read_text(encoding="utf-8"))
         assert len(changed) == 2 and "text: MAIN DECK, text@de: HAUPTSTAPEL" in changed[1]
-    finally:
-        stop.set()
-        thread.join(timeout=10)
