@@ -16,13 +16,12 @@ from ..load.yamlpatch import Unexpressible, compose, find
 from ..project.studio import Studio
 from ..render import geometry
 from ..render.context import context, is_true
-from ..render.elements import ELEMENTS
+from ..render.elements import CARD_FIELD, ELEMENTS
 from ..render.placing import face_frame
 from ..render.prepared import PreparedFace
 from ..render.template import Element, Template
 
 PX_PER_MM = 12  # the inspector's picture: about 305 dpi, crisp on a high-density screen
-_CARD_NAME = re.compile(r"\bcard\.([A-Za-z_]\w*)")
 _VAR_NAME = re.compile(r"\bvars\.([A-Za-z_]\w*)")
 _FIELD_CALL = re.compile(r"\b(?:attrs?|canonical)\(\s*['\"]([A-Za-z_]\w*)['\"]")
 
@@ -173,7 +172,7 @@ def _uses(element: Element, template: Template, card: Card | None) -> dict[str, 
     names: list[str] = []
     while texts:
         text = texts.pop()
-        names += _CARD_NAME.findall(text) + _FIELD_CALL.findall(text)
+        names += CARD_FIELD.findall(text) + _FIELD_CALL.findall(text)
         for var in _VAR_NAME.findall(text):
             if var not in seen_vars and var in template.vars:
                 seen_vars.add(var)

@@ -114,6 +114,7 @@ class Value:
 
 _VARS_NAMED = re.compile(r"\bvars\.([A-Za-z_]\w*)")
 _VARS_ANY = re.compile(r"\bvars\b(?!\.[A-Za-z_])")
+CARD_FIELD = re.compile(r"\bcard\.([A-Za-z_]\w*)")  # a card value a template text reads: card.art
 _LOOKUP = re.compile(r"^\{\{\s*(card|vars)\.([A-Za-z_]\w*)\s*\}\}$")
 
 

@@ -3,11 +3,10 @@ and pictures in the art field that no template draws."""
 
 from __future__ import annotations
 
-import re
-
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.game import GameModel, Role, matches
+from .elements import CARD_FIELD
 from .faces import FaceSet, _value_problem
 
 
@@ -17,11 +16,13 @@ def undrawn_art(faces: FaceSet, cards: list[Card], model: GameModel) -> list[Fin
     name = model.role_field(Role.ART)
     if name is None or not any(card.data.get(name) for card in cards):
         return []
-    said = re.compile(rf"\bcard(?:\.{re.escape(name)}\b|\[\s*['\"]{re.escape(name)}['\"]\s*\])")
     for template in faces.templates.values():
         for e in template.elements:
             src = e.props.get("src")
-            if e.type == "image" and src is not None and said.search(str(src.raw)):
+            raw = str(src.raw) if e.type == "image" and src is not None else ""
+            if name in CARD_FIELD.findall(raw) or any(
+                f"card[{q}{name}{q}]" in raw.replace(" ", "") for q in "'\""
+            ):
                 return []
     spec = model.fields[name]
     return [

@@ -4,20 +4,19 @@ card's value that holds them, naming the font file and the `fallback:` line to a
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..core.errors import Finding, Severity
 from ..core.units import to_mm
 from ..load.card import Card
 from . import richtext as rt
+from .elements import CARD_FIELD
 from .fonts import FontSet
 from .glyphadvice import Chains, advice, shown
 from .prepared import PreparedFace
 from .template import Element
 
 Missing = tuple[list[str], tuple[str, ...]]  # the characters no font has, and the chain tried
-_CARD_FIELD = re.compile(r"\bcard\.([A-Za-z_]\w*)")
 
 
 def text_findings(
@@ -148,7 +147,7 @@ def text_at(element: Element, card: Card) -> tuple[int, int]:
         for key in ("text", "flavor"):
             value = element.props.get(key)
             raw = value.raw if value is not None and isinstance(value.raw, str) else ""
-            for name in _CARD_FIELD.findall(raw):
+            for name in CARD_FIELD.findall(raw):
                 if name in card.translated:
                     return card.loc(name)
     return card.line, card.column

@@ -140,14 +140,26 @@ def map_header(
     return columns, findings
 
 
+def language_header(raw: str) -> tuple[str, str] | None:
+    """(base, language) for a header naming a column in one language: 'Name (DE)' and 'Name [de]'
+    give ('Name', 'de'), 'Card Name@de' ('Card Name', 'de'); None for any other header."""
+    edition = _EDITION.match(raw)
+    if edition is not None:
+        return edition.group("base"), edition.group("lang").lower().replace("_", "-")
+    if "@" in raw:
+        base, _, lang = raw.rpartition("@")
+        return base, lang
+    return None
+
+
 def _shown_names(raw: str, model: GameModel, names: dict[str, str]) -> tuple[str, str] | None:
     """(field, language) for a header that names an enumeration in one of the game's languages
     ('Type (DE)') whose vocabulary names its values in that language (`name@de`); else None."""
     eds, edition = model.editions, _EDITION.match(raw)
     if eds is None or edition is None:
         return None
-    name = names.get(fold(edition.group("base")))
-    lang = edition.group("lang").lower().replace("_", "-")
+    base, lang = language_header(raw) or ("", "")
+    name = names.get(fold(base))
     vocab = model.vocab_for(name) if name is not None and lang in eds.others() else None
     if vocab is None or not any(f"name@{lang}" in t.attrs for t in vocab.terms):
         return None
@@ -160,14 +172,10 @@ def _language_column(
     """The per-language key a header names in a game with editions ('name@de' for `name@de`,
     `Card Name@de` or `Name (DE)`); (problem, hint) for a language or field it cannot be; None for
     a header that names no language."""
-    eds = model.editions
-    edition = _EDITION.match(raw)
-    if eds is None or ("@" not in raw and edition is None):
+    eds, said = model.editions, language_header(raw)
+    if eds is None or said is None:
         return None
-    if edition is not None:
-        base, lang = edition.group("base"), edition.group("lang").lower().replace("_", "-")
-    else:
-        base, _, lang = raw.rpartition("@")
+    base, lang = said
     name = names.get(fold(base)) or _loose(fold(base), names)
     if name is None:
         return None  # no field's: the header is reported as any unknown one

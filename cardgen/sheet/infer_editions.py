@@ -5,17 +5,12 @@ vocabulary's value names per language ('Type (DE)': Spell is Zauber)."""
 from __future__ import annotations
 
 import locale
-import re
 import textwrap
 from dataclasses import dataclass, field
 
+from .columns import language_header
 from .infer import Column, Inferred, fold
 
-# 'Name (DE)', 'Name [de]', 'Card Name (pt-BR)', 'name@de': a base header and a language code
-_LANGUAGE = re.compile(
-    r"^(?P<base>.*?)\s*(?:[\(\[](?P<a>[A-Za-z]{2}(?:[-_][A-Za-z]{2})?)[\)\]]"
-    r"|@(?P<b>[A-Za-z]{2}(?:[-_][A-Za-z]{2})?))$"
-)
 TRANSLATED = ("name", "text", "image")  # the kinds of base column a translation column is read for
 DEFAULTS = ("en", "de", "fr", "es", "it")  # the sheet's own language is taken to be the first free
 
@@ -59,10 +54,10 @@ def apply_editions(inferred: Inferred) -> EditionGuess:
     by_header = {fold(c.header): c for c in inferred.columns}
     found: list[tuple[Column, Column, str]] = []
     for col in inferred.columns:
-        m = _LANGUAGE.match(col.header.strip())
-        base = by_header.get(fold(m.group("base"))) if m else None
-        code = language_code(m.group("a") or m.group("b")) if m else None
-        if m is None or base is None or base is col or code is None:
+        said = language_header(col.header.strip())  # the headers `sheet pull` reads alike
+        base = by_header.get(fold(said[0])) if said else None
+        code = language_code(said[1]) if said else None
+        if base is None or base is col or code is None:
             continue
         if base.kind in TRANSLATED or (base.kind == "enum" and _names(inferred, base, col)):
             found.append((col, base, code))
