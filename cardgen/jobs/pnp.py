@@ -4,9 +4,11 @@ read back from those files (cardgen pnp-check; a line in build's summary)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.errors import Finding
 from ..core.options import STANDARD, Paper
@@ -15,10 +17,21 @@ from ..core.workspace import Workspace
 from ..kit.boxes import BoxOptions, plan_boxes
 from ..kit.decks import sleeve_findings, sleeve_notes
 from ..kit.pdfread import UnreadablePdf, page_count, read_pdf
-from ..kit.pnpcheck import Check, KitFiles, check_kit, checklist_text, coverage, percent, set_names
+from ..kit.pnpcheck import (
+    STATUSES,
+    Check,
+    KitFiles,
+    check_kit,
+    checklist_text,
+    coverage,
+    percent,
+    set_names,
+)
 from ..kit.tokens import TOKEN_BLEED
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
 from ..project.studio import Studio, open_studio
+from ..speed.cache import Store
+from ..speed.codekey import code_digest
 from .findings import all_findings
 from .kit import box_bytes, token_bytes
 
@@ -89,6 +102,11 @@ def write_pnp_set(
 
 def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
     """The set's files as they are on disk (and the build's rulebook), read back."""
+    return read_back(kit_inputs(studio, players))
+
+
+def kit_inputs(studio: Studio, players: int | None = None) -> KitFiles:
+    """What the check reads, its files' bytes not read back yet (read_back)."""
     folder = pnp_folder(studio.ws, studio.game)
     roles = set_names(studio.game)
     raw: dict[str, bytes] = {}
@@ -100,17 +118,10 @@ def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
     for component in studio.model.components:
         if component.size is not None:
             faces.append((component.size[0], component.size[1], TOKEN_BLEED))
-    read, unreadable = {}, {}
-    for name, data in list(raw.items()):
-        try:
-            read[name] = read_pdf(data)
-        except UnreadablePdf as e:  # cut short or overwritten: a failed check, not a crash
-            unreadable[name] = str(e)
-            del raw[name]
     plan = plan_boxes(studio, UNIVERSAL, BoxOptions(players=players))
     notes = sleeve_notes(studio)
     return KitFiles(
-        read,
+        {},
         raw,
         roles,
         faces,
@@ -119,8 +130,18 @@ def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
         notes[0].removeprefix("sleeves: ") if notes else "",
         any(f.code == "sleeve-none" for f in sleeve_findings(studio)),
         has_rulebook(studio),
-        unreadable,
     )
+
+
+def read_back(kit: KitFiles) -> KitFiles:
+    """The kit with each file read back (a file that is no whole PDF: among `unreadable`)."""
+    for name, data in list(kit.raw.items()):
+        try:
+            kit.read[name] = read_pdf(data)
+        except UnreadablePdf as e:  # cut short or overwritten: a failed check, not a crash
+            kit.unreadable[name] = str(e)
+            del kit.raw[name]
+    return kit
 
 
 def has_rulebook(studio: Studio) -> bool:
@@ -128,7 +149,59 @@ def has_rulebook(studio: Studio) -> bool:
 
 
 def pnp_checks(studio: Studio, players: int | None = None) -> list[Check]:
-    return check_kit(kit_files(studio, players))
+    """The checklist of the set on disk, kept in the game's cache under what it reads (the files'
+    bytes, the game's sizes, boxes and sleeves, the checking code): a build whose set did not
+    change reads none of its PDFs back again."""
+    kit = kit_inputs(studio, players)
+    store = _store(studio)
+    name = f"pnp-check-{inputs_digest(kit)}"
+    checks = checks_from_plain(store.get(name))
+    if checks is None:
+        checks = check_kit(read_back(kit))
+        if kit.raw:  # a set to check (no cache folder made for a game without one)
+            store.put(name, checks_to_plain(checks), "pnp-check-*")
+    return checks
+
+
+# what checks a set (and all it imports): a part of the key each answer is kept under
+CHECK_CODE = "cardgen.kit.pnpcheck"
+
+
+def inputs_digest(kit: KitFiles) -> str:
+    """A digest of everything the checklist reads (the files' bytes, the game's sizes, boxes and
+    sleeves) and of the code that checks them: the key its answer is kept under."""
+    h = hashlib.sha256(code_digest(CHECK_CODE).encode())
+    for name in sorted(kit.raw):
+        h.update(f"{name}\0".encode() + hashlib.sha256(kit.raw[name]).digest())
+    rest = {f.name: getattr(kit, f.name) for f in fields(kit) if f.name not in ("read", "raw")}
+    h.update(repr(sorted(rest.items())).encode())
+    return h.hexdigest()[:20]
+
+
+def checks_to_plain(checks: list[Check]) -> list[tuple]:
+    return [(c.name, c.status, c.detail, c.data) for c in checks]
+
+
+def checks_from_plain(kept: Any) -> list[Check] | None:
+    """Checks as checks_to_plain kept them, or None when `kept` is not of that shape."""
+    if not isinstance(kept, list):
+        return None
+    checks = []
+    for item in kept:
+        if not (
+            isinstance(item, tuple)
+            and len(item) == 4
+            and all(isinstance(v, str) for v in item[:3])
+            and isinstance(item[3], dict)
+            and item[1] in STATUSES
+        ):
+            return None
+        checks.append(Check(*item))
+    return checks
+
+
+def _store(studio: Studio) -> Store:
+    return Store(studio.ws.output_dir(studio.game) / ".cache")
 
 
 def check_line(checks: list[Check], game: str) -> str:
@@ -143,8 +216,25 @@ def check_line(checks: list[Check], game: str) -> str:
     )
 
 
-def toner_line(pdf: bytes, sheets: int, duplex: bool, low: bytes | None) -> str:
-    """build's summary line: the print run's paper and toner."""
+def toner_line(
+    pdf: bytes, sheets: int, duplex: bool, low: bytes | None, store: Store | None = None
+) -> str:
+    """build's summary line: the print run's paper and toner (kept in `store` under the files'
+    bytes: measuring rasterises every page)."""
+    if store is None:
+        return _toner_line(pdf, sheets, duplex, low)
+    h = hashlib.sha256(f"{sheets}|{duplex}|{code_digest(CHECK_CODE)}".encode())
+    for data in (pdf, low or b""):
+        h.update(hashlib.sha256(data).digest())
+    name = f"toner-{h.hexdigest()[:20]}"
+    line = store.get(name)
+    if not isinstance(line, str):
+        line = _toner_line(pdf, sheets, duplex, low)
+        store.put(name, line, "toner-*")
+    return line
+
+
+def _toner_line(pdf: bytes, sheets: int, duplex: bool, low: bytes | None) -> str:
     full = coverage(pdf)
     line = (
         f"toner and paper: sheets.pdf {sheets} sheet{'s' * (sheets != 1)} ({full.pages} pages"
@@ -191,6 +281,7 @@ def build_kit(
                 pages // 2 if duplex else pages,
                 duplex,
                 low.read_bytes() if low.is_file() else None,
+                _store(studio),
             )
         )
     notes.append(check_line(pnp_checks(studio, players), studio.game))

@@ -62,6 +62,21 @@ class _CachedFace(PreparedFace):
         self.__dict__["ops"] = ops
         return ops
 
+    def derived(
+        self,
+        key: str,
+        ops: Callable[[PreparedFace], list[Op]],
+        edge: tuple[int, int, int] | None | str = "ops",
+    ) -> PreparedFace:
+        if "ops" in self.__dict__:  # laid out already
+            return super().derived(key, ops, edge)
+        face = object.__new__(_CachedFace)
+        face.__dict__.update(self.__dict__, key=key, _relayout=lambda: ops(self))
+        face.__dict__.pop("_edge", None)
+        if edge != "ops":
+            face.__dict__["_edge"] = edge
+        return face
+
 
 class KeptRecordings(Packed):
     """Face recordings by key that remember which ones this run read or wrote (the rest is dropped

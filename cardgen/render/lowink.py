@@ -40,7 +40,11 @@ def low_ink(face: PreparedFace) -> PreparedFace:
     """The same face drawn with a white ground: filled shapes become outlines in their colour, a
     background covering the card becomes a coloured rule just inside the trim (the card keeps its
     colour identity), pictures become a grey frame, pale type turns dark. Text layout and fitting
-    are untouched."""
+    are untouched. Its edge is the paper's white: no filled shape or picture is left."""
+    return face.derived(f"{face.key}-lowink", _low_ops, edge=(255, 255, 255))
+
+
+def _low_ops(face: PreparedFace) -> list[Op]:
     ops: list[Op] = []
     for op in face.ops:
         props = dict(op.props)
@@ -88,4 +92,4 @@ def low_ink(face: PreparedFace) -> PreparedFace:
         elif op.type == "line" and light(props.get("stroke")):
             props["stroke"] = outline(props["stroke"])
         ops.append(replace(op, props=props, key=None))  # drawn anew: not the op its key names
-    return replace(face, key=f"{face.key}-lowink", ops=ops)
+    return ops

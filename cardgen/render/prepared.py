@@ -108,6 +108,21 @@ class PreparedFace:
             self.__dict__["_edge"] = edge
         return self.__dict__["_edge"]  # type: ignore[no-any-return]
 
+    def derived(
+        self,
+        key: str,
+        ops: Callable[["PreparedFace"], list[Op]],
+        edge: tuple[int, int, int] | None | str = "ops",
+    ) -> "PreparedFace":
+        """A face of this one's size, findings and pictures under another key, its ops `ops(self)`
+        (a low-ink or press copy), its edge `edge` when the caller knows it ("ops": worked out from
+        the ops). A face read from the face cache makes its ops only when something reads them: a
+        print run draws the copy from its kept recording and never does."""
+        face = replace(self, key=key, ops=ops(self))
+        if edge != "ops":
+            face.__dict__["_edge"] = edge
+        return face
+
 
 EDGE_BAND = 1.0 * 72 / 25.4  # a home cut lands within about this of the line
 

@@ -91,6 +91,10 @@ def flatten(face: PreparedFace) -> PreparedFace:
     """The face without transparency: an element drawn at an opacity below 1 gets the colour it
     shows over the opaque shape beneath its centre (the paper's white when none), pictures lose
     their alpha the same way."""
+    return face.derived(f"{face.key}-press", _flat_ops)
+
+
+def _flat_ops(face: PreparedFace) -> list[Op]:
     ops: list[Op] = []
     grounds: list[tuple[tuple[float, float, float, float], tuple[int, int, int]]] = []
 
@@ -126,7 +130,7 @@ def flatten(face: PreparedFace) -> PreparedFace:
         if fill is not None:
             grounds.append((op.box, fill))
         ops.append(replace(op, props=props, key=None))  # drawn anew: not the op its key names
-    return replace(face, key=f"{face.key}-press", ops=ops)
+    return ops
 
 
 def press_canvas(buffer: Any, size: tuple[float, float], **kwargs: Any) -> Canvas:

@@ -141,3 +141,39 @@ def test_the_box_and_tokens_commands(made: Path) -> None:
     assert lists.returncode == 0 and "no box made" in lists.stdout
     tokens = cardgen(made, "tokens", "clean")
     assert tokens.returncode == 0 and "no tokens" in tokens.stdout
+
+
+def test_an_unchanged_set_is_not_read_back_again(made: Path, tmp_path: Path, monkeypatch) -> None:
+    """The checklist and the toner line are kept in the game's cache by the files' bytes: a second
+    check of the same set reads no PDF and measures no page, and says the same; a changed file is
+    read again."""
+    from cardgen.jobs import pnp
+
+    root = tmp_path / "ws"
+    shutil.copytree(made, root)
+    studio = open_studio(Workspace.find(root), "clean")
+    first = pnp_checks(studio)
+    folder = pnp_folder(studio.ws, "clean")
+    pdf = (folder / set_names("clean")["cards"]).read_bytes()
+    line = pnp.toner_line(pdf, 3, True, None, pnp._store(studio))
+    read: list[int] = []
+    real = pnp.read_pdf
+
+    def reading(data: bytes, text: bool = False):  # type: ignore[no-untyped-def]
+        read.append(len(data))
+        return real(data, text)
+
+    def measuring(data: bytes, dpi: int = 24):  # type: ignore[no-untyped-def]
+        raise AssertionError("measured again")
+
+    monkeypatch.setattr(pnp, "read_pdf", reading)
+    monkeypatch.setattr(pnp, "coverage", measuring)
+    again = open_studio(Workspace.find(root), "clean")
+    assert pnp_checks(again) == first and read == []
+    assert pnp.toner_line(pdf, 3, True, None, pnp._store(again)) == line
+    monkeypatch.undo()
+    box = folder / set_names("clean")["box"]
+    box.write_bytes(box.read_bytes()[:3000])  # cut short: a failed check, found anew
+    monkeypatch.setattr(pnp, "read_pdf", reading)
+    changed = {c.name: c.status for c in pnp_checks(again)}
+    assert len(read) == len(first[0].data) and changed["files"] == "fail"

@@ -292,6 +292,36 @@ def test_a_cached_face_is_laid_out_again_when_its_layout_is_needed(scratch_ws: W
     assert low_ink() == first
 
 
+def test_a_warm_low_ink_run_draws_from_its_recordings_without_laying_out(
+    scratch_ws: Workspace, monkeypatch
+) -> None:
+    """A low-ink copy of a cached face is drawn from the copy's kept recording: neither the face
+    nor its copy is laid out again (the print-and-play set's ink-saving version, every build)."""
+    from cardgen.render.face import FaceRenderer
+
+    laid: list[str] = []
+    real = FaceRenderer._lay_out
+
+    def counting(self, key, card, template, bleed):  # type: ignore[no-untyped-def]
+        laid.append(key)
+        return real(self, key, card, template, bleed)
+
+    monkeypatch.setattr(FaceRenderer, "_lay_out", counting)
+    cold = _cached_sheets(scratch_ws, ink="low")
+    assert laid  # the cold run laid the faces out
+    laid.clear()
+    assert _cached_sheets(scratch_ws, ink="low") == cold and laid == []
+    monkeypatch.setenv("CARDGEN_NO_CACHE", "1")
+    from cardgen.speed.cache import set_enabled
+
+    set_enabled(True)  # reads the environment: off
+    try:
+        assert _cached_sheets(scratch_ws, ink="low") == cold  # the plain pipeline's bytes
+    finally:
+        monkeypatch.delenv("CARDGEN_NO_CACHE")
+        set_enabled(True)
+
+
 def test_remembered_compression_gives_zlibs_bytes_and_forgets_past_its_limit(monkeypatch) -> None:
     import random
     import zlib

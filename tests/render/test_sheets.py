@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from pypdf import PdfReader
@@ -223,6 +224,38 @@ def test_low_ink_keeps_the_layout_for_a_fraction_of_the_toner() -> None:
         op.box for op in face.ops if op.type == "text"
     ]
     assert not [op for op in twin.ops if op.type in ("rect", "circle") and op.props.get("fill")]
+    # the edge low_ink gives its copy without reading its ops is the one its ops make
+    for card in studio.designs(printable=True):
+        for made in studio.prepare(card):
+            if made is not None:
+                copy = low_ink(made)
+                assert copy.edge() == (255, 255, 255)
+                assert replace(copy).edge() == (255, 255, 255), card.id  # worked out from the ops
+
+
+def test_a_low_ink_copy_has_a_white_edge_whatever_it_drew() -> None:
+    """Every kind of op that fills, at the cut or covering the card: none is left filled."""
+    from cardgen.render.lowink import low_ink
+    from cardgen.render.prepared import Op, PreparedFace
+
+    from ..conftest import FIXTURE_WS
+
+    studio = open_studio(Workspace.find(FIXTURE_WS), "clean")
+    template = studio.faces.rules[0].front
+    w, h = template.size
+    ops = [
+        Op("rect", (0, 0, w, h), {"fill": "#202020"}),
+        Op("image", (0, 0, w / 2, h / 2), {"path": "art.png"}),
+        Op("circle", (w - 10, 0, 20, 20), {"fill": "#ff0000"}),
+        Op("polygon", (0, h - 10, 30, 20), {"fill": "#00ff00"}),
+        Op("rect", (0, 0, w, 12), {"fill": "#0000ff", "opacity": 1}),
+        Op("badge", (0, 0, 20, 20), {"fill": "#333333"}),
+        Op("line", (0, 0, w, 0), {"stroke": "#eeeeee"}),
+    ]
+    face = PreparedFace("k", template, w, h, 9.0, ops)
+    assert face.edge() is None
+    copy = low_ink(face)
+    assert copy.edge() == replace(copy).edge() == (255, 255, 255)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
