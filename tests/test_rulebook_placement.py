@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.rulebook.placement import defer, displaced, floating
+from cardgen.rulebook.placement import defer, displaced, floating, rows_that_fit
 
 CSS = Path(__file__).resolve().parents[1] / "cardgen/data/templates/rulebook/book.css"
 WORDS = "The players take turns drawing cards and spending resources on them. " * 6
@@ -70,3 +70,61 @@ def test_a_chapter_moved_whole_for_its_figure_comes_back_with_the_figure_floated
     again = weasyprint.HTML(string=defer(floating(html, ["1-0"]), ["1-0"])).render()
     assert _title_pages(again)["ch2"] == 1
     assert displaced(again.pages) == []
+
+
+def test_a_line_of_cards_too_wide_for_a_column_is_split_into_rows_that_fit() -> None:
+    poker, tarot, square = 63 * 0.62, 70 * 0.62, 63.5 * 0.62  # mm at the book's card scale
+    assert rows_that_fit([poker, poker]) == [[0, 1]]
+    assert rows_that_fit([poker, poker, poker]) == [[0, 1], [2]]
+    assert rows_that_fit([poker, poker, tarot]) == [[0, 1], [2]]
+    assert rows_that_fit([tarot, square]) == [[0], [1]]
+    assert rows_that_fit([200.0, poker]) == [[0], [1]]  # wider than a column: a row of its own
+    assert rows_that_fit([]) == [[]]
+
+
+def _figure(rows: list[list[float]]) -> str:
+    """A figure of card rows as rulebook.placement.Figure writes them (cards 88/63 as tall as
+    wide, and a caption line)."""
+    out = []
+    for n, widths in enumerate(rows):
+        height = max(w * 88 / 63 for w in widths) * 72 / 25.4 + 13
+        cards = "".join(
+            f'<span class="card-figure" style="width:{w:.2f}mm"><span style="display:block;'
+            f'height:{w * 88 / 63:.2f}mm;background:#888"></span><span class="caption">x</span>'
+            "</span>"
+            for w in widths
+        )
+        out.append(
+            f'<div class="figure cards" data-figure="1-{n}" style="min-height:{height:.1f}pt">'
+            f'<div class="card-row">{cards}</div></div>'
+        )
+    return "".join(out)
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_rows_that_fit_lay_out_as_one_line_each_in_the_books_column(paper: str) -> None:
+    """ROW_MM against book.css as WeasyPrint lays it out: each row a line of its own (as tall as
+    its figure says); the same cards as one row wrap, taller than the figure says."""
+    weasyprint = pytest.importorskip("weasyprint")
+    widths = [63 * 0.62, 63 * 0.62, 70 * 0.62]
+
+    def heights(figure: str) -> list[tuple[float, float]]:
+        html = (
+            f"<html><head><style>@page {{ size: {paper}; }} {CSS.read_text()}</style></head>"
+            f'<body class="paper-a4"><section class="chapter"><h1 id="ch1">One</h1>'
+            f'<div class="chapter-body">{figure}<p>{WORDS}</p><div class="chapter-end"></div>'
+            "</div></section></body></html>"
+        )
+        page = weasyprint.HTML(string=html).render().pages[0]._page_box
+        found = []
+        for box in page.descendants():
+            element = getattr(box, "element", None)
+            if element is not None and element.get("data-figure") and box.element_tag == "div":
+                wanted = float(element.get("style").split(":")[1].rstrip("pt"))
+                found.append((box.height * 0.75, wanted))  # CSS px to pt
+        return found
+
+    split = heights(_figure([[widths[n] for n in row] for row in rows_that_fit(widths)]))
+    assert len(split) == 2 and all(abs(got - wanted) < 1 for got, wanted in split), split
+    whole = heights(_figure([widths]))
+    assert len(whole) == 1 and whole[0][0] > whole[0][1] + 50, whole  # wrapped: a second line

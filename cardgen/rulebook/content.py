@@ -17,7 +17,7 @@ from .directives import DIRECTIVE, Directives, _esc
 from .directives import directive_cards as directive_cards
 from .limits import DOM_DEPTH, ELEMENTS, dom_cut
 from .lines import LineChecker, known_admonitions
-from .placement import Figure, card_name, card_row, joins
+from .placement import Figure, card_name, card_row, joins, rows_that_fit
 from .sanitise import TAGS, clean
 from .source import Chapter
 
@@ -171,18 +171,20 @@ class BookContent(Directives):
             if row is not None:  # a row of cards: a figure of its own, or the next row of one
                 self.findings += checker.check(" " * len(line), False, chapter.file, lineno)
                 made = len(self._fragments)
-                cards = "".join(
-                    self._directive("card", m.group(2), chapter.file, lineno) for m in row
-                )
-                height = self.card_row_height([card_name(m.group(2)) for m in row])
+                names = [card_name(m.group(2)) for m in row]
+                html = [self._directive("card", m.group(2), chapter.file, lineno) for m in row]
+                # a line too wide for a column: several rows
+                parts = rows_that_fit([self.figure_width(name) for name in names])
+                cards = ["".join(html[n] for n in part) for part in parts]
+                heights = [self.card_row_height([names[n] for n in part]) for part in parts]
                 if figure is not None and joins(figure, out):
-                    figure.rows.append(cards)
-                    figure.heights.append(height)
+                    figure.rows += cards
+                    figure.heights += heights
                     self._fragments[figure.fragment] = figure.html()
                     out.append("")
                     continue
                 self.figures += 1
-                figure = Figure([cards], [height], len(out) + 1, len(self._fragments), self.figures)
+                figure = Figure(cards, heights, len(out) + 1, len(self._fragments), self.figures)
                 stand_in = self._stand_in(figure.html())
                 indent = line[: len(line) - len(line.lstrip())]
                 if not self._afford(stand_in, self._fragments[made:], chapter.file, lineno):

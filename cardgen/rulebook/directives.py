@@ -188,6 +188,11 @@ class Directives:
             "</span>"
         )
 
+    def figure_width(self, name: Any) -> float:
+        """The width in mm of a card's figure (card_html's), a poker card's when there is none."""
+        card = self.find(str(name))
+        return self.sizes.get(card.id if card else "", (180.0, 252.0))[0] * PT_MM * CARD_SCALE
+
     def card_row_height(self, names: list[Any]) -> float:
         """The height in pt a row of these cards takes at CARD_SCALE (the tallest card and its
         caption line), for rounding a figure to whole lines of the grid."""

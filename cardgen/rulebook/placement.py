@@ -173,6 +173,10 @@ def defer(html: str, numbers: list[str]) -> str:
 
 # -- figures: a line of card directives ---------------------------------------------------------
 
+# the width a row of card figures may take: the narrowest column of book.css's two (A4 and universal
+# paper: (210 - 2 x 18 - 6.5) / 2 mm) and the row's 2 mm beyond it on either side. A wider line of
+# cards is split into rows (a wrapped row is taller than its figure says, and splits over pages)
+ROW_MM = 87.75
 GRID_PT = 13.0  # the book's leading (book.css): a figure takes whole lines of it
 ROW = re.compile(r"\s*(?:\{\{\s*card\s*\(.*?\)\s*\}\}\s*)+")
 
@@ -215,6 +219,20 @@ class Figure:
             f'<div class="card-row">{row}</div></div>{END}'
             for n, (row, height) in enumerate(zip(self.rows, self.heights))
         )
+
+
+def rows_that_fit(widths: list[float]) -> list[list[int]]:
+    """Cards of these widths (mm) in a line, as rows that fit a column (ROW_MM): their indexes, in
+    order, as many in each row as fit."""
+    rows: list[list[int]] = [[]]
+    taken = 0.0
+    for n, width in enumerate(widths):
+        if rows[-1] and taken + width + 4 > ROW_MM + 0.01:  # 2 mm either side of each card
+            rows.append([])
+            taken = 0.0
+        rows[-1].append(n)
+        taken += width + 4
+    return rows
 
 
 def _lines(height: float) -> int:
