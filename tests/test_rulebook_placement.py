@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.rulebook import text_column
 from cardgen.rulebook.placement import defer, displaced, floating, rows_that_fit
 
 CSS = Path(__file__).resolve().parents[1] / "cardgen/data/templates/rulebook/book.css"
@@ -74,12 +75,14 @@ def test_a_chapter_moved_whole_for_its_figure_comes_back_with_the_figure_floated
 
 def test_a_line_of_cards_too_wide_for_a_column_is_split_into_rows_that_fit() -> None:
     poker, tarot, square = 63 * 0.62, 70 * 0.62, 63.5 * 0.62  # mm at the book's card scale
-    assert rows_that_fit([poker, poker]) == [[0, 1]]
-    assert rows_that_fit([poker, poker, poker]) == [[0, 1], [2]]
-    assert rows_that_fit([poker, poker, tarot]) == [[0, 1], [2]]
-    assert rows_that_fit([tarot, square]) == [[0], [1]]
-    assert rows_that_fit([200.0, poker]) == [[0], [1]]  # wider than a column: a row of its own
-    assert rows_that_fit([]) == [[]]
+    a4, a5 = text_column("a4"), text_column("a5")
+    assert rows_that_fit([poker, poker], a4) == [[0, 1]]
+    assert rows_that_fit([poker, poker, poker], a4) == [[0, 1], [2]]
+    assert rows_that_fit([poker, poker, tarot], a4) == [[0, 1], [2]]
+    assert rows_that_fit([tarot, square], a4) == [[0], [1]]
+    assert rows_that_fit([tarot, square], a5) == [[0, 1]]  # one wide column
+    assert rows_that_fit([200.0, poker], a4) == [[0], [1]]  # wider than a column: a row of its own
+    assert rows_that_fit([], a4) == [[]]
 
 
 def _figure(rows: list[list[float]]) -> str:
@@ -101,10 +104,10 @@ def _figure(rows: list[list[float]]) -> str:
     return "".join(out)
 
 
-@pytest.mark.parametrize("paper", ["A4", "letter"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_rows_that_fit_lay_out_as_one_line_each_in_the_books_column(paper: str) -> None:
-    """ROW_MM against book.css as WeasyPrint lays it out: each row a line of its own (as tall as
-    its figure says); the same cards as one row wrap, taller than the figure says."""
+    """rows_that_fit with the paper's column, against book.css as WeasyPrint lays it out: each row
+    a line of its own (as tall as its figure says); the same cards as one row wrap, taller."""
     weasyprint = pytest.importorskip("weasyprint")
     widths = [63 * 0.62, 63 * 0.62, 70 * 0.62]
 
@@ -124,7 +127,8 @@ def test_rows_that_fit_lay_out_as_one_line_each_in_the_books_column(paper: str) 
                 found.append((box.height * 0.75, wanted))  # CSS px to pt
         return found
 
-    split = heights(_figure([[widths[n] for n in row] for row in rows_that_fit(widths)]))
+    rows = rows_that_fit(widths, text_column(paper))
+    split = heights(_figure([[widths[n] for n in row] for row in rows]))
     assert len(split) == 2 and all(abs(got - wanted) < 1 for got, wanted in split), split
     whole = heights(_figure([widths]))
     assert len(whole) == 1 and whole[0][0] > whole[0][1] + 50, whole  # wrapped: a second line

@@ -12,6 +12,7 @@ from ..core.paths import workspace_file
 from ..load.card import Card, designs
 from ..model.text import RichRules
 from ..project.studio import Studio
+from . import text_column
 from .bookwords import ENGLISH_WORDS, BookWords
 from .directives import DIRECTIVE, Directives, _esc
 from .directives import directive_cards as directive_cards
@@ -173,8 +174,9 @@ class BookContent(Directives):
                 made = len(self._fragments)
                 names = [card_name(m.group(2)) for m in row]
                 html = [self._directive("card", m.group(2), chapter.file, lineno) for m in row]
-                # a line too wide for a column: several rows
-                parts = rows_that_fit([self.figure_width(name) for name in names])
+                # a line too wide for the column: several rows
+                widths = [self.figure_width(name) for name in names]
+                parts = rows_that_fit(widths, self.column or text_column("a4"))
                 cards = ["".join(html[n] for n in part) for part in parts]
                 heights = [self.card_row_height([names[n] for n in part]) for part in parts]
                 if figure is not None and joins(figure, out):
@@ -342,8 +344,6 @@ class BookContent(Directives):
         without one, as CSS reads it), never wider than the text column (a warning when it has to
         be scaled down to fit); 0 for a drawing (SVG) WeasyPrint sizes itself. The picture is set
         as a block, so a paragraph's indent never pushes it past the column."""
-        from . import text_column
-
         natural = _natural_width(target)
         column = self.column or text_column("a4")
         if natural is None or natural <= column + 0.05:

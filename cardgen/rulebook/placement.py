@@ -173,10 +173,6 @@ def defer(html: str, numbers: list[str]) -> str:
 
 # -- figures: a line of card directives ---------------------------------------------------------
 
-# the width a row of card figures may take: the narrowest column of book.css's two (A4 and universal
-# paper: (210 - 2 x 18 - 6.5) / 2 mm) and the row's 2 mm beyond it on either side. A wider line of
-# cards is split into rows (a wrapped row is taller than its figure says, and splits over pages)
-ROW_MM = 87.75
 GRID_PT = 13.0  # the book's leading (book.css): a figure takes whole lines of it
 ROW = re.compile(r"\s*(?:\{\{\s*card\s*\(.*?\)\s*\}\}\s*)+")
 
@@ -221,13 +217,15 @@ class Figure:
         )
 
 
-def rows_that_fit(widths: list[float]) -> list[list[int]]:
-    """Cards of these widths (mm) in a line, as rows that fit a column (ROW_MM): their indexes, in
-    order, as many in each row as fit."""
+def rows_that_fit(widths: list[float], column: float) -> list[list[int]]:
+    """Cards of these widths (mm) in a line, as rows that fit a text column `column` mm wide (the
+    row reaches 2 mm beyond it on either side, and each card takes 2 mm on either side: book.css):
+    their indexes, in order, as many in each row as fit. A row that wrapped would be taller than
+    its figure says, and could be split over two pages."""
     rows: list[list[int]] = [[]]
     taken = 0.0
     for n, width in enumerate(widths):
-        if rows[-1] and taken + width + 4 > ROW_MM + 0.01:  # 2 mm either side of each card
+        if rows[-1] and taken + width + 4 > column + 4 + 0.01:
             rows.append([])
             taken = 0.0
         rows[-1].append(n)
