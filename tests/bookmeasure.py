@@ -84,6 +84,18 @@ class Page:
             reached.append(max(ends, default=top))
         return statistics.mean(min(1.0, max(0.0, (r - top) / (bottom - top))) for r in reached)
 
+    def covered(self) -> list[str]:
+        """The lines of text a figure is drawn over (their middle inside a figure's box): a figure
+        that moved onto text it was not laid out beside."""
+        found = []
+        for line in self.lines:
+            middle = line.baseline - line.size * 0.35
+            for x0, top, x1, bottom in self.figures:
+                if line.left < x1 - 1 and line.right > x0 + 1 and top + 1 < middle < bottom - 1:
+                    found.append(line.text)
+                    break
+        return found
+
     def stranded(self) -> bool:
         """A figure with (almost) no text: fewer than three lines of body text on the page."""
         return bool(self.figures) and len(self.body) < 3
@@ -202,6 +214,7 @@ class Report:
     measure: tuple[int, int, int]  # characters per full line: 10th percentile, median, 90th
     short: list[tuple[int, float]]  # mid-chapter pages under the fill limit: (page, fill)
     stranded: list[int]  # pages holding a figure and (almost) no text
+    covered: list[tuple[int, str]]  # lines a figure is drawn over: (page, text)
     figures: int
     fills: list[float]
 
@@ -230,6 +243,7 @@ def report(pdf: bytes | str, least_fill: float = 2 / 3) -> Report:
         (pct(0.1), int(statistics.median(counts)), pct(0.9)),
         short,
         [page.number for page in body if page.stranded()],
+        [(page.number, text) for page in pages for text in page.covered()],
         sum(len(page.figures) for page in body),
         fills,
     )

@@ -32,6 +32,7 @@ def _meets(pdf: bytes, measure: tuple[int, int], least_fill: float = TWO_THIRDS)
     assert measure[0] <= median <= measure[1], got.measure
     assert measure[0] - 8 <= low and high <= measure[1] + 3, got.measure
     assert got.stranded == [], f"pages holding only a figure: {got.stranded}"
+    assert got.covered == [], f"lines a figure is drawn over: {got.covered}"
     assert got.short == [], f"pages under {least_fill:.0%} full mid-chapter: {got.short}"
 
 
@@ -115,6 +116,37 @@ def test_the_measure_catches_a_stranded_figure_and_a_near_empty_page() -> None:
     got = report(pdf)
     assert got.stranded == [3]
     assert [page for page, _ in got.short] == [2, 3, 4]
+    assert got.covered == []
+    over = (  # a picture drawn over a paragraph
+        "<style>@page{size:A4;margin:20mm;@top-center{content:'HEAD'}} body{font:10pt serif}"
+        f"</style><p>{words}</p><img src='{picture}' style='position:absolute;top:10mm;"
+        "left:10mm;width:80mm'>"
+    )
+    covered = report(render_pdf(over, REPO, "probe", (REPO,))[0]).covered
+    assert covered and {page for page, _ in covered} == {1}
+
+
+def test_a_line_of_cards_wider_than_the_column_prints_as_rows_over_no_text(tmp_path: Path) -> None:
+    """Lantern Court's tarot allies and poker spells on one line: three rows (no two fit a column
+    side by side), each as tall as the book reckons, and no figure drawn over the text."""
+    root = tmp_path / "lantern"
+    shutil.copytree(TESTS / "fixtures" / "lantern", root)
+    book_dir = root / "rules" / "lantern" / "rulebook"
+    book_dir.mkdir()
+    (book_dir / "index.md").write_text(
+        "---\ntitle: Lantern Court\nchapters: [cards.md, play.md]\n---\nA sample book.\n"
+    )
+    words = "Each player lights a lantern and plays cards of the four suits in turn. " * 5
+    (book_dir / "cards.md").write_text(
+        f"---\ntitle: Cards\n---\n{words}\n\n"
+        '{{ card("Ashgrove Warden") }} {{ card("Tidecaller") }} {{ card("Stone Idol") }}\n\n'
+        f"{words}\n"
+    )
+    (book_dir / "play.md").write_text(f"---\ntitle: Play\n---\n{words}\n\n{words}\n")
+    book = build_rulebook(Workspace.find(root), "lantern")
+    rows = re.findall(r'data-figure="(\d+-\d+)"', book.html)
+    assert rows == ["1-0", "1-1", "1-2"], rows
+    assert report(book.pdf).covered == []
 
 
 def test_exception_words_break_only_where_listed() -> None:
