@@ -17,7 +17,7 @@ from . import richtext as rt
 from .context import context, is_true
 from .facetext import missing_glyphs, text_at, text_findings
 from .fonts import FontSet
-from .guards import art_guards, badge_guards, cost_row_guards, text_guards
+from .guards import art_guards, badge_guards, cost_row_guards, text_guards, unprinted_clauses
 from .pen import Recordings
 from .placing import face_frame, place_element
 from .prepared import FaceStore, Op, PreparedFace
@@ -179,6 +179,7 @@ class FaceRenderer:
                 face.ops.append(
                     Op(op.type, op.box, {**op.props, "_n": n}, op.fit, op.family, op_key)
                 )
+        face.findings += unprinted_clauses(face.ops, self.model, card, template.name)
         return face
 
     def _var_of(self, card: Card) -> Any:

@@ -10,6 +10,8 @@ from typing import Any
 from ..core.errors import Finding, Severity
 from ..core.units import PT_PER_UNIT
 from ..load.card import Card
+from ..model.cost import parse_cost
+from ..model.game import GameModel
 from ..model.guards import Guards
 from . import richtext as rt
 from .elements import Element, as_length
@@ -211,6 +213,40 @@ def cost_row_guards(
             f"make the row {total / MM:.1f} mm wide or its symbols smaller, for every card",
         )
     ]
+
+
+def unprinted_clauses(ops: list[Op], model: GameModel, card: Card, face: str) -> list[Finding]:
+    """A cost's free-text clause ('Discard a card') that the face's cost row leaves out (a row
+    draws symbols only) and none of its texts prints: the card would print another cost than its
+    own."""
+    rows = [op for op in ops if op.type == "icons" and op.props.get("cost")]
+    if not rows:
+        return []
+    printed = " ".join(
+        str(op.props.get("text") or "") for op in ops if op.type in ("text", "badge")
+    )
+    printed = " ".join(printed.split()).casefold()
+    field = model.cost_field
+    line, column = card.loc(field) if field and field in card.data else (card.line, card.column)
+    out = []
+    for op in rows:
+        for clause in parse_cost(str(op.props["cost"]), model.cost).clauses:
+            if " ".join(clause.split()).casefold() not in printed:
+                out.append(
+                    Finding(
+                        card.file,
+                        line,
+                        column,
+                        Severity.WARNING,
+                        "cost-clause-not-printed",
+                        card.id,
+                        f"the cost's clause '{clause}' is printed nowhere on {face}: its cost "
+                        "row draws the symbols only",
+                        "print the clauses in a text element, e.g. {{ cost().clauses|join(', ') "
+                        "}} (docs/templates.md)",
+                    )
+                )
+    return out
 
 
 def art_guards(

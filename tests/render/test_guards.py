@@ -20,6 +20,7 @@ GUARD_CODES = (
     "art-low-resolution",
     "art-cropped",
     "art-letterboxed",
+    "cost-clause-not-printed",
 )
 
 
@@ -135,6 +136,34 @@ def test_a_cost_row_too_long_for_its_box_is_a_warning(scratch_ws: Workspace) -> 
             "to card",
         )
     ]
+
+
+def test_a_cost_clause_no_text_prints_is_a_warning_at_the_cards_cost(
+    scratch_ws: Workspace,
+) -> None:
+    """The clean front draws its cost as a row of symbols only: a cost with a free-text clause
+    would print without it. Printed in a text element, the warning goes."""
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    _edit(cards, "cost: RR\n", "cost: RR, Discard a card\n")
+    assert _shown(_guard_findings(scratch_ws)) == [
+        (
+            "cards/clean/cards.yaml",
+            2,
+            "warning",
+            "cost-clause-not-printed",
+            "ember-guard",
+            "the cost's clause 'Discard a card' is printed nowhere on front: its cost row draws "
+            "the symbols only",
+        )
+    ]
+    front = scratch_ws.root / "templates" / "clean" / "front.yaml"
+    text = front.read_text()
+    start = text.index('text: "', text.index("id: rules")) + len('text: "')
+    front.write_text(
+        text[:start] + "{% if cost().clauses %}Cost: {{ cost().clauses|join(', ') }}\n"
+        "{% endif %}" + text[start:]
+    )
+    assert _guard_findings(scratch_ws) == []
 
 
 def test_a_badge_label_wider_than_its_circle_is_a_warning_at_the_element(
