@@ -41,6 +41,9 @@ def _reported(log: Path, saves: int, limit: float = 120.0) -> None:
         time.sleep(0.1)
 
 
+FINDINGS: list[float] = []  # seconds from a save to the findings, where they came after the PDF
+
+
 def after_saves(
     command: str, file: str, text: str, folder: str = "cards", code: Path = REPO
 ) -> list[tuple[float, float | None]]:
@@ -91,10 +94,15 @@ def after_saves(
                 proc.wait(10)
         # each save: "written X s after the save; watching…", or first "…; the rulebook is being
         # typeset…" and then the line of the typeset book: (everything else, the book) in seconds
+        # (a live sheet run writes its PDF before its findings: "written X s after the save, its
+        # findings Y s; …": X is the PDF's, and Y is kept in FINDINGS)
         after: list[tuple[float, float | None]] = []
-        for seconds, then in re.findall(
-            r"written ([0-9.]+) s after the save; (\w+)", log.read_text()
+        for seconds, findings, then in re.findall(
+            r"written ([0-9.]+) s after the save(?:, its findings ([0-9.]+) s)?; (\w+)",
+            log.read_text(),
         ):
+            if findings:
+                FINDINGS.append(float(findings))
             if after and after[-1][1] == -1.0:
                 after[-1] = (after[-1][0], float(seconds))
             else:
@@ -153,7 +161,10 @@ def main() -> None:
             if args.command not in ("all", command):
                 continue
             load = [os.getloadavg()[0]]  # the machine is shared: its load beside each figure
+            FINDINGS.clear()
             mine, book = shown(after_saves(command, file, text, folder))
+            if FINDINGS:
+                mine += f", its findings {statistics.median(FINDINGS):.2f} s"
             load.append(os.getloadavg()[0])
             theirs, their_book = (
                 shown(after_saves(command, file, text, folder, other)) if other else (None, None)

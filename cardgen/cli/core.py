@@ -196,6 +196,10 @@ def watch_loop(
     def show(result: "JobResult | None", error: str | None, seconds: float, rebuilt: bool) -> None:
         stamp = time.strftime("%H:%M:%S")
         when = f"{seconds:.2f} s after the save" if rebuilt else f"in {seconds:.2f} s"
+        if result is not None and result.written_at is not None and rebuilt:
+            # its outputs were on disk before it ended (a live sheet run's PDF, before its findings)
+            ahead = seconds - (time.perf_counter() - result.written_at)
+            when = f"{ahead:.2f} s after the save, its findings {seconds:.2f} s"
         before = shown[0] if shown else None
         follows = before is not None and bool(before.pending)
         shown[:] = [result] if result is not None else []

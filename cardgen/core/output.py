@@ -46,6 +46,9 @@ class JobResult:
     # the command's own checks of what it read (pnp-check's checklist, printed in `text`): how many
     # failed and how many gave a warning
     checks: tuple[int, int] = (0, 0)
+    # when (time.perf_counter()) its outputs were on disk, when that was before the job ended (a
+    # live sheet run writes its PDF, then waits for its findings helper): a watch loop shows both
+    written_at: float | None = None
 
     def failed(self, strict: bool = False) -> bool:
         """Exit 1: the data has errors, or a check failed (with strict, warnings too)."""

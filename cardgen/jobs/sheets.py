@@ -4,6 +4,7 @@ finding."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from ..core.errors import Finding, sort_findings
@@ -49,19 +50,19 @@ def run_sheets(
     try:
         with no_cyclic_gc():  # laying out and drawing: many small objects, no cycles
             run = sheet_bytes(studio, opts, chosen, progress=progress, changes=changes)
+        # ... then write: the sheets first, while a live run's helper still judges the faces
+        name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
+        if name is None:
+            name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
+        if opts.changed_since:
+            since = re.sub(r"[^A-Za-z0-9._-]+", "-", opts.changed_since).strip("-")
+            name = name.replace(".pdf", f"-since-{since}.pdf")
+        path = opts.out or ws.output_dir(game) / name
+        write_atomic(path, run.pdf)
+        written_at = time.perf_counter()
         every = found()
     finally:
         found.close()
-    # ... then write
-    name = {"one": "sheets-one.pdf", "collation": "sheets.pdf"}.get(opts.copies)
-    if name is None:
-        name = f"sheets-{opts.deck.stem if opts.deck else 'deck'}.pdf"
-    if opts.changed_since:
-        name = name.replace(
-            ".pdf", f"-since-{re.sub(r'[^A-Za-z0-9._-]+', '-', opts.changed_since).strip('-')}.pdf"
-        )
-    path = opts.out or ws.output_dir(game) / name
-    write_atomic(path, run.pdf)
     described = run.described
     if changes is not None:
         described = (
@@ -72,6 +73,7 @@ def run_sheets(
         [Output(path, described)],
         sort_findings(set(every) | set(findings)),
         notes=run_notes + [f"warning: {w}" for w in run.warnings],
+        written_at=written_at if is_live() else None,
     )
     save_disk_cache(studio)
     return result

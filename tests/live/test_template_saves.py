@@ -128,6 +128,60 @@ def test_a_live_sheet_run_after_template_saves_writes_what_a_cold_run_writes(
         _cold(cold, lambda out=plain: out.append(run_sheets(cold, "power-trip", SheetOptions())))
         assert _files(ws, "power-trip") == _files(cold, "power-trip"), new
         assert again.findings == plain[0].findings and again.notes == plain[0].notes
+        assert again.written_at is not None and plain[0].written_at is None
+
+
+def test_a_live_sheet_run_writes_its_pdf_before_it_waits_for_its_findings(
+    scratch_ws: Workspace, live: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The PDF is on disk when the run starts collecting the helper's findings (a designer's PDF
+    viewer reloads sooner), and `sheets --watch` says both times."""
+    import re
+    import subprocess
+    import sys
+    import time
+
+    from cardgen.jobs import sheets
+
+    pdf = scratch_ws.output_dir("clean") / "sheets.pdf"
+    run_sheets(scratch_ws, "clean", SheetOptions())
+    pdf.unlink()
+    seen: list[bool] = []
+    real = sheets._Beside.__call__
+
+    def collecting(self):  # type: ignore[no-untyped-def]
+        seen.append(pdf.is_file())
+        return real(self)
+
+    monkeypatch.setattr(sheets._Beside, "__call__", collecting)
+    _save(scratch_ws, 'fill: "#ffffff"}', 'fill: "#fffbe8"}')
+    result = run_sheets(scratch_ws, "clean", SheetOptions())
+    assert seen == [True] and result.written_at is not None
+    monkeypatch.undo()
+    log = scratch_ws.root / "watch.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "sheets", "clean"]
+            + ["--watch"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while "watching" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(0.5)
+            _save(scratch_ws, 'fill: "#fffbe8"}', 'fill: "#fff8e0"}')
+            while "after the save" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    said = re.search(
+        r"written ([0-9.]+) s after the save, its findings ([0-9.]+) s; watching", log.read_text()
+    )
+    assert said is not None, log.read_text()[-2000:]
+    assert float(said.group(1)) <= float(said.group(2))
 
 
 def test_a_live_sheet_run_whose_findings_helper_is_lost_finds_what_a_cold_run_finds(
