@@ -25,6 +25,7 @@ class Line:
     right: float
     baseline: float  # pt from the page's top
     size: float  # the largest font size on the line
+    spans: list[tuple[float, float]] = field(default_factory=list)  # each visible character's
 
 
 @dataclass
@@ -85,15 +86,17 @@ class Page:
         return statistics.mean(min(1.0, max(0.0, (r - top) / (bottom - top))) for r in reached)
 
     def covered(self) -> list[str]:
-        """The lines of text a figure is drawn over (their middle inside a figure's box): a figure
-        that moved onto text it was not laid out beside."""
+        """The lines of text a figure is drawn over (a character's middle inside a figure's box): a
+        figure that moved onto text it was not laid out beside."""
         found = []
         for line in self.lines:
             middle = line.baseline - line.size * 0.35
-            for x0, top, x1, bottom in self.figures:
-                if line.left < x1 - 1 and line.right > x0 + 1 and top + 1 < middle < bottom - 1:
-                    found.append(line.text)
-                    break
+            if any(
+                x0 + 1 < (left + right) / 2 < x1 - 1 and top + 1 < middle < bottom - 1
+                for x0, top, x1, bottom in self.figures
+                for left, right in line.spans
+            ):
+                found.append(line.text)
         return found
 
     def stranded(self) -> bool:
@@ -163,6 +166,7 @@ def _lines(chars: list[tuple[str, float, float, float, float]]) -> list[Line]:
                     max(c[2] for c in visible),
                     max(c[3] for c in visible),
                     max(c[4] for c in visible),
+                    [(c[1], c[2]) for c in visible],
                 )
             )
         current.clear()

@@ -209,9 +209,12 @@ class Figure:
         """The figure: each row a float of its own (WeasyPrint splits a float of several rows
         across pages, over the text), its height rounded up to whole lines of the grid, so the text
         below stays on the grid."""
+        last = len(self.rows) - 1
         return "".join(
             f'<div class="figure cards" data-figure="{self.number}-{n}" '
-            f'style="min-height:{_lines(height) * GRID_PT:.1f}pt">'
+            f'style="min-height:{_lines(height) * GRID_PT:.1f}pt'
+            # a row keeps with the next of its figure where the column has room for both
+            f'{"; break-after: avoid" if n < last else ""}">'
             f'<div class="card-row">{row}</div></div>{END}'
             for n, (row, height) in enumerate(zip(self.rows, self.heights))
         )
