@@ -150,11 +150,11 @@ def export_piles(
                         "Description": _describe(studio, item),
                         "CardID": int(key) * 100 + i,
                         "CustomDeck": {key: custom[key]},
-                        "Transform": _transform(0, w_pt, h_pt),
+                        "Transform": _transform(0, w_pt, h_pt, face_up=True),
                     }
                 )
         x, z = where[k]
-        transform = {**_transform(x, w_pt, h_pt), "posZ": z}
+        transform = {**_transform(x, w_pt, h_pt, face_up=True), "posZ": z}  # a supply: face up
         if len(contained) == 1:  # a pile of one card is a card in Tabletop Simulator
             objects.append({**contained[0], "Transform": transform})
             continue

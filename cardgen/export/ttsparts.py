@@ -161,16 +161,18 @@ def _png(img: Image.Image) -> bytes:
 POKER = (180.0, 252.0)  # points: the size Tabletop Simulator's card model has at scale 1
 
 
-def _transform(x: float, w_pt: float = POKER[0], h_pt: float = POKER[1]) -> dict:
+def _transform(
+    x: float, w_pt: float = POKER[0], h_pt: float = POKER[1], face_up: bool = False
+) -> dict:
     """Scale a card model so a non-poker card (tarot, mini) has its true size and aspect on the
-    table."""
+    table; face down (rotZ 180, a deck to draw from) unless `face_up` (a supply pile)."""
     return {
         "posX": x,
         "posY": 1.0,
         "posZ": 0.0,
         "rotX": 0.0,
         "rotY": 180.0,
-        "rotZ": 180.0,
+        "rotZ": 0.0 if face_up else 180.0,
         "scaleX": round(w_pt / POKER[0], 4),
         "scaleY": 1.0,
         "scaleZ": round(h_pt / POKER[1], 4),

@@ -100,6 +100,9 @@ def test_one_deck_per_pile_on_a_grid_with_the_basics_apart(tmp_path: Path) -> No
     at = {n: (o["Transform"]["posX"], o["Transform"]["posZ"]) for n, o in piles.items()}
     scale = {n: (o["Transform"]["scaleX"], o["Transform"]["scaleZ"]) for n, o in piles.items()}
     assert len(set(at.values())) == len(at)  # no two piles on one spot
+    # a supply lies face up (rotZ 0), every card of it too; a deck to draw from lies face down
+    assert {o["Transform"]["rotZ"] for o in piles.values()} == {0.0}
+    assert {c["Transform"]["rotZ"] for o in objects for c in o.get("ContainedObjects", [])} == {0.0}
     kingdom = [n for n in at if n not in ("Coin", "Shack")]
     assert len({at[n][0] for n in kingdom}) == 3  # three columns, as declared
     assert min(at["Coin"][1], at["Shack"][1]) > max(at[n][1] for n in kingdom)  # beyond them
@@ -142,6 +145,8 @@ def test_without_piles_the_decks_are_as_before(tmp_path: Path) -> None:
     files = {f.relpath: f.data for f in result.files}
     objects = read_save(str(files["supply.json"]), files)
     assert [len(o["cards"]) for o in objects] == [50, 2, 1]  # one deck per back and size
+    save = json.loads(files["supply.json"])
+    assert {o["Transform"]["rotZ"] for o in save["ObjectStates"]} == {180.0}  # decks: face down
 
 
 @pytest.mark.parametrize(
