@@ -161,3 +161,31 @@ def test_the_real_entry_point_takes_root_anywhere(tmp_path) -> None:
         timeout=120,
     )
     assert done.returncode == 2 and "no cardgen workspace here" in done.stderr
+
+
+def test_export_and_rulebook_exit_by_the_cards_errors_as_a_print_run_does(scratch_ws) -> None:  # type: ignore[no-untyped-def]
+    """A picture too coarse to print (an error of the card's face) and a value of the wrong type
+    (an error of its data): the export and the book are written, counted, and exit 1, as
+    `sheets` does; the clean game exits 0."""
+    from PIL import Image
+
+    root = scratch_ws.root
+    assert run("export", "clean", "--to", "tts", root=root).exit_code == 0
+    (root / "art").mkdir()
+    Image.new("RGB", (20, 10), (120, 90, 60)).save(root / "art" / "tiny.png")
+    cards = scratch_ws.cards_dir("clean") / "cards.yaml"
+    cards.write_text(
+        cards.read_text().replace("  kind: Spell\n", "  kind: Spell\n  art: art/tiny.png\n", 1)
+    )
+    for args in (("export", "clean", "--to", "tts"), ("rulebook", "clean"), ("sheets", "clean")):
+        done = run(*args, root=root)
+        assert done.exit_code == 1, (args, done.output)
+    assert (scratch_ws.output_dir("clean") / "export" / "tts" / "clean.json").is_file()
+    cards.write_text(
+        cards.read_text()
+        .replace("  art: art/tiny.png\n", "", 1)
+        .replace("power: 3", "power: three", 1)
+    )
+    for args in (("export", "clean", "--to", "tts"), ("rulebook", "clean")):
+        done = run(*args, root=root)
+        assert done.exit_code == 1 and "1 error" in done.output, (args, done.output)

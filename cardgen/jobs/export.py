@@ -14,6 +14,7 @@ from ..printrun.pngs import PngOptions, export_pngs
 from ..printrun.printing import Progress, quiet
 from ..project.check import blame_model, pack_parts
 from ..project.studio import Studio, open_studio
+from .findings import card_errors
 
 
 def make_export(
@@ -139,7 +140,9 @@ def run_export(
     outputs = [
         Output(write_atomic(inside(folder, f.relpath), f.data), f.what) for f in made.files
     ]  # ... then written
-    return JobResult(outputs, made.refused + model_errors, notes=made.notes)
+    listed = made.refused + model_errors
+    # an export of cards with errors is not done (exit 1), as a print run of them is not
+    return JobResult(outputs, listed, notes=made.notes, counted=card_errors(studio, set(listed)))
 
 
 def run_png_export(

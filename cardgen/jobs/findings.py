@@ -39,6 +39,26 @@ def beyond_faces(studio: Studio) -> set[Finding]:
     return found
 
 
+def card_errors(
+    studio: Studio, listed: set[Finding] | frozenset[Finding] = frozenset()
+) -> list[Finding]:
+    """The cards' errors a command that shows or ships their faces (a rulebook, an export) counts
+    without listing them (`cardgen validate` lists them): their data's, and their faces' as laid
+    out (a picture too coarse to print, an element that cannot be drawn), those in `listed` aside.
+    As a print run does, such a command exits 1 by them."""
+    errors = list(studio.check.errors)
+    for card in studio.designs(printable=True):
+        faces = [*studio.prepare(card), *(f for pair in studio.other_faces(card) for f in pair)]
+        errors += [
+            f
+            for face in faces
+            if face is not None
+            for f in face.findings
+            if f.severity >= Severity.ERROR
+        ]
+    return [f for f in dict.fromkeys(errors) if f not in listed]
+
+
 def all_findings(
     studio: Studio, faces: list[Finding] | None = None, beyond: set[Finding] | None = None
 ) -> list[Finding]:

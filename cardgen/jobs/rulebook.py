@@ -11,6 +11,7 @@ from ..core.workspace import Workspace
 from ..project.studio import Studio, open_studio, with_disk_cache
 from ..rulebook.booklet import FLIP, impose, sheet_for
 from ..rulebook.build import Rulebook, build_rulebook, inputs_digest, prune_papers
+from .findings import card_errors
 
 
 def run_rulebook(
@@ -33,7 +34,7 @@ def run_rulebook(
     return JobResult(
         write_rulebook(book, path, paper, booklet, html),
         findings=sorted(listed),
-        counted=[f for f in studio.check.errors if f not in listed],
+        counted=card_errors(studio, listed),
     )
 
 
