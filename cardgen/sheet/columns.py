@@ -372,7 +372,9 @@ def changed(cell: Value, existing: Any, new: Any, separator: str) -> bool:
     nor when it means the same value."""
     shown, _ = to_cell(existing, separator)
     if canon(shown) == canon(cell):
-        return False
+        # the same as shown, yet a whole number the card file keeps as text ('2') where the model
+        # now declares the field a whole number: the value's type changes
+        return isinstance(new, int) and not isinstance(new, bool) and isinstance(existing, str)
     if new is UNSET:
         return existing is not None
     return not same(new, existing)

@@ -419,3 +419,16 @@ def test_each_change_is_reported_where_it_stands_in_the_written_file(game: Works
         assert at.lstrip().startswith(f"{c.field}:"), (c.format(), at)
         if c.action == "set" and c.field == "rarity":
             assert at[c.column - 1 :] == "common", (c.format(), at)
+
+
+def test_a_whole_number_kept_as_text_is_written_as_a_number(game: Workspace) -> None:
+    """The sheet shows 3 and the card file keeps '3' (a field declared a whole number after the
+    cards were written): the pull writes the number, the only value of the row it changes."""
+    cards = game.root / "cards/clean/cards.yaml"
+    cards.write_text(CARDS.replace("  power: 3\n", '  power: "3"\n'), encoding="utf-8")
+    header, rows = pushed(game)
+    _, plan = pull_sheet(game, "clean", write(game, header, list(rows.values())))
+    assert [c.format() for c in plan.changes] == [
+        "cards/clean/cards.yaml:11:10 power: '3' → 3  [e.csv:H3]"
+    ]
+    assert cards.read_text() == CARDS
