@@ -13,9 +13,18 @@ from typing import Any, Protocol, Sequence
 
 from ..load.card import slug
 from ..model.game import Role
+from .infer_values import (
+    ENUM_MAX_VALUES,
+    Value,
+    as_int,
+    as_text,
+    clean,
+    list_parts,
+    misspelt,
+    spellings,
+    stray_words,
+)
 from .read import column_letter
-
-Value = str | int | float | bool | None
 
 # Header words (after folding: lower case, runs of other characters as '_') that name a column's
 # meaning. They only choose the name, id and copies columns and suggest roles; every choice is
@@ -51,12 +60,8 @@ ROLE_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
         Role.TEXT: ("rules", "rules_text", "text", "card_text", "ability", "abilities", "effect"),
     },
 }
-LIST_SEPARATORS = (",", ";", "|")
-ENUM_MAX_VALUES = 16  # more distinct values than this is text, not a choice from a list
 ENUM_MAX_LENGTH = 40
-LIST_PART_MAX_LENGTH = 30
 LONG_TEXT = 40  # mean characters above which a text field goes in the rules box
-_INT = re.compile(r"[+-]?\d+")
 PICTURE = re.compile(r"\.(png|jpe?g|webp|gif)$", re.IGNORECASE)  # what cardgen draws (imagefile)
 _RESERVED = set(dir(dict)) | {"id", "draft"}
 
@@ -122,36 +127,6 @@ def fold(header: str) -> str:
     """'Rules Text ' -> 'rules_text'; 'Name (DE)' -> 'name_de'; 'COST' -> 'cost'."""
     ascii_ = unicodedata.normalize("NFKD", header).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "_", ascii_).strip("_")
-
-
-def clean(value: Value) -> Value:
-    """A cell as the designer means it: trailing spaces and empty cells are nothing, line ends are
-    '\\n', a whole float is an integer."""
-    if isinstance(value, str):
-        text = "\n".join(line.rstrip() for line in value.replace("\r\n", "\n").split("\n"))
-        text = text.replace("\r", "\n").strip()
-        return text or None
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def as_text(value: Value) -> str:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"  # as a spreadsheet shows it
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
-def as_int(value: Value) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and _INT.fullmatch(value) and not re.match(r"[+-]?0\d", value):
-        return int(value)  # '007' stays text: a leading zero is meant
-    return None
 
 
 def infer(tables: Sequence[TableLike], untitled: str = "cards") -> Inferred:
@@ -272,10 +247,16 @@ def _infer_column(col: Column, values: list[Value]) -> None:
         col.minimum, col.maximum = min(numbers), max(numbers)
         col.why = f"whole numbers {col.minimum} to {col.maximum}, or X"
         return
-    if all(i is not None for i in ints):
+    strays = stray_words(texts, ints)
+    if strays is not None:  # whole numbers, but for a word or two: a slip the validator shows
         col.kind = "integer"
-        col.minimum, col.maximum = min(int(i or 0) for i in ints), max(int(i or 0) for i in ints)
-        col.why = f"every value a whole number, {col.minimum} to {col.maximum}"
+        numbers = [int(i) for i in ints if i is not None]
+        col.minimum, col.maximum = min(numbers), max(numbers)
+        col.why = f"every value a whole number, {col.minimum} to {col.maximum}" + (
+            f"; not {', '.join(repr(t) for t in strays)}: kept as written, an error to fix"
+            if strays
+            else ""
+        )
         return
     if all(PICTURE.search(t) and "\n" not in t for t in texts):
         col.kind = "image"
@@ -286,7 +267,7 @@ def _infer_column(col: Column, values: list[Value]) -> None:
     if col.multiline:
         col.why = "text over several lines"
         return
-    parts = _list_parts(texts)
+    parts = list_parts(texts)
     if parts is not None:
         col.kind, (col.separator, col.vocab) = "list", parts
         col.why = (
@@ -299,39 +280,16 @@ def _infer_column(col: Column, values: list[Value]) -> None:
         and len(texts) >= 2 * len(counts)
         and max(len(t) for t in texts) <= ENUM_MAX_LENGTH
     ):
-        col.kind, col.vocab = "enum", _spellings(texts)
+        slips = misspelt(texts)  # left out of the vocabulary: the validator reports each card
+        col.kind, col.vocab = "enum", [v for v in spellings(texts) if v not in slips]
         n = len(col.vocab)
         col.why = f"{n} value{'s' * (n != 1)} repeated over {len(texts)} cards: an enumeration"
+        col.why += "".join(
+            f"; '{v}' looks like a slip for '{o}': left out" for v, o in slips.items()
+        )
         return
     number = sum(i is not None for i in ints)
     col.why = "text" + (f" ({number} of {len(texts)} values are numbers)" if number else "")
-
-
-def _spellings(texts: list[str]) -> list[str]:
-    """The distinct values, case folded, each spelt as most cards spell it, commonest first."""
-    spelt: dict[str, Counter[str]] = {}
-    for t in texts:
-        spelt.setdefault(t.casefold(), Counter())[t] += 1
-    order = sorted(spelt, key=lambda k: (-sum(spelt[k].values()), list(spelt).index(k)))
-    return [spelt[k].most_common(1)[0][0] for k in order]
-
-
-def _list_parts(texts: list[str]) -> tuple[str, list[str]] | None:
-    """(separator, the values) when cells split at one separator into short parts that repeat."""
-    for sep in LIST_SEPARATORS:
-        split = [[p.strip() for p in t.split(sep)] for t in texts]
-        joined = sum(len(p) > 1 for p in split)
-        flat = [p for ps in split for p in ps]
-        if joined < 2 or any(not p for p in flat):
-            continue
-        if any(len(p) > LIST_PART_MAX_LENGTH or len(p.split()) > 4 for p in flat):
-            continue
-        if any(len({p.casefold() for p in ps}) < len(ps) for ps in split):
-            continue
-        distinct = {p.casefold() for p in flat}
-        if len(flat) >= 2 * len(distinct) and len(distinct) <= 4 * ENUM_MAX_VALUES:
-            return sep, _spellings(flat)
-    return None
 
 
 def _assign_roles(columns: list[Column]) -> None:

@@ -17,7 +17,7 @@ from cardgen.jobs.new import scaffold_from_sheet
 from cardgen.load.card import slug
 from cardgen.sheet.infer import infer
 from cardgen.sheet.infer_yaml import cards_yaml
-from cardgen.sheet.read import Cell, Table, Value
+from cardgen.sheet.read import Cell, Table, Value, read_tables
 
 from ..placed import placed_faces
 
@@ -556,3 +556,43 @@ def test_an_enumeration_prints_its_name_in_the_edition_built(tmp_path: Path) -> 
         words.append(" ".join(str(op.props.get("text", "")) for op in face.ops))
     assert "Ship" in words[0] and "Schiff" not in words[0]
     assert "Schiff" in words[1]
+
+
+def test_a_slip_in_the_sheet_stays_a_slip_the_validator_reports(tmp_path: Path) -> None:
+    """'Acton' once beside ten 'Action' is left out of the vocabulary, and 'two' in a column of
+    whole numbers keeps the column a whole number: both are errors at their cells, not new
+    values of the game."""
+    sheet = tmp_path / "hearth.csv"
+    rows = ["Name,Type,Cost,Text"]
+    for n in range(14):
+        kind = "Treasure" if n < 3 else "Acton" if n == 7 else "Action"
+        cost = "two" if n == 9 else str(n % 5 + 1)
+        rows.append(f"Card {n},{kind},{cost},Gain {n} coins.")
+    sheet.write_text("\n".join(rows) + "\n")
+    made = infer(read_tables(sheet, sheet.name)[0])
+    kinds = {c.field: (c.kind, c.vocab, c.why) for c in made.columns if c.field in ("type", "cost")}
+    assert kinds == {
+        "type": (
+            "enum",
+            ["Action", "Treasure"],
+            "2 values repeated over 14 cards: an enumeration; 'Acton' looks like a slip for "
+            "'Action': left out",
+        ),
+        "cost": (
+            "integer",
+            [],
+            "every value a whole number, 1 to 5; not 'two': kept as written, an error to fix",
+        ),
+    }
+    root = tmp_path / "studio"
+    root.mkdir()
+    assert scaffold_from_sheet(root, "hearth", sheet).findings == []
+    done = run(root, "validate", "hearth")
+    assert done.exit_code == 1
+    errors = [line for line in done.output.splitlines() if ": error[" in line]
+    assert errors == [
+        "cards/hearth/hearth.yaml:47:3: error[unknown-value] card-7: unknown type 'Acton' (did "
+        "you mean 'Action'?)",
+        "cards/hearth/hearth.yaml:60:3: error[wrong-type] card-9: 'cost' must be a whole number, "
+        "got 'two'",
+    ], done.output
