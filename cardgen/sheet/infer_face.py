@@ -153,7 +153,9 @@ def front_yaml(inferred: Inferred) -> str:
     room = bottom - top
     pictures = where["art"]
     if room > 44 or pictures:  # space to spare (or a column of art): a place for art
-        art = min(room - 36, 28.0) if room > 44 else max(room - 30, 12.0)
+        # the cards' own pictures get all the rules text leaves (30 mm of it), up to 40 mm; a
+        # tinted place without pictures, what 36 mm of text leaves, up to 28 mm
+        art = min(max(room - 30, 12.0), 40.0) if pictures else min(room - 36, 28.0)
         out.append(
             f"  - {{id: art, type: rect, x: 4.4mm, y: {top:.1f}mm, w: 54.2mm, h: {art:.1f}mm,"
             ' radius: 1mm, fill: "{{ vars.frame }}", opacity: 0.25}'

@@ -520,7 +520,7 @@ def test_a_column_of_picture_files_is_the_cards_art(tmp_path: Path) -> None:
     model = (root / "rules" / "art" / "game.yaml").read_text()
     assert "  art: {type: image, label: Art, role: art}\n" in model
     front = (root / "templates" / "art" / "front.yaml").read_text()
-    assert 'type: image, x: 4.4mm, y: 12.5mm, w: 54.2mm, h: 28.0mm, src: "{{ card.art }}"' in front
+    assert 'type: image, x: 4.4mm, y: 12.5mm, w: 54.2mm, h: 36.5mm, src: "{{ card.art }}"' in front
     assert "**Art:**" not in front
     assert run(root, "sheet", "pull", "art", str(sheet)).exit_code == 1  # the coarse picture
     valid = run(root, "validate", "art", "--format", "json")
