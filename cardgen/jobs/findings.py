@@ -27,9 +27,9 @@ def project_findings(studio: Studio) -> list[Finding]:
 
 
 def beyond_faces(studio: Studio) -> set[Finding]:
-    """What a loaded project sees besides its faces' findings: sleeves, tokens and the rulebook
-    (a live sheet run works them out while a helper judges the faces: jobs.sheets)."""
-    found = set(sleeve_findings(studio)) | set(token_findings(studio))
+    """What a loaded project sees besides its faces' findings: sleeves, tokens, boxes and the
+    rulebook (a live sheet run works them out while a helper judges the faces: jobs.sheets)."""
+    found = set(sleeve_findings(studio)) | set(token_findings(studio)) | set(box_findings(studio))
     if (
         studio.ws.root / "rules" / studio.game / "rulebook" / "index.md"
     ).is_file():  # else its code is not loaded
@@ -57,6 +57,15 @@ def card_errors(
             if f.severity >= Severity.ERROR
         ]
     return [f for f in dict.fromkeys(errors) if f not in listed]
+
+
+def box_findings(studio: Studio) -> list[Finding]:
+    """What the default print run's boxes find (a deck's box too large for A4: not made), as
+    `build` and `cardgen box` report it."""
+    from ..core.options import A4
+    from ..kit.boxes import BoxOptions, plan_boxes
+
+    return plan_boxes(studio, A4, BoxOptions()).findings
 
 
 def all_findings(

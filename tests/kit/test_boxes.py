@@ -283,3 +283,19 @@ def test_a_named_sleeve_the_cards_do_not_fit_is_a_warning_and_not_used(tmp_path)
     assert "standard card game sleeves (63.5 x 88 mm) fit them" in (misfit.hint or "")
     (box,) = plan_boxes(studio, UNIVERSAL, BoxOptions(per="game")).boxes
     assert box.sleeve is None and box.inner[:2] == (64.5, 89.0)  # sized for them unsleeved
+
+
+def test_validate_reports_what_the_default_print_runs_boxes_find(
+    bundled: dict, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The boxes' findings are among validate's (build reported a box it does not make, which
+    validate did not list): on A4 power-trip's boxes are all made; were the default paper A5, its
+    main box would be too large, and validate would say so."""
+    from cardgen.core import options
+    from cardgen.jobs.findings import beyond_faces
+
+    studio = bundled["power-trip"]
+    assert not [f for f in beyond_faces(studio) if f.code == "box-too-large"]
+    monkeypatch.setattr(options, "A4", STANDARD["a5"])
+    (finding,) = [f for f in beyond_faces(studio) if f.code == "box-too-large"]
+    assert "main box (228 cards" in finding.message
