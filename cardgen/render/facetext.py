@@ -142,12 +142,17 @@ def _value_at(card: Card, chars: list[str]) -> tuple[int, int]:
 
 def text_at(element: Element, card: Card) -> tuple[int, int]:
     """Where a finding about a text's fit or glyphs stands: at the translation it prints, in an
-    edition whose card gives one (`text@de`'s line), else at the card."""
-    if card.translated:
-        for key in ("text", "flavor"):
-            value = element.props.get(key)
-            raw = value.raw if value is not None and isinstance(value.raw, str) else ""
-            for name in CARD_FIELD.findall(raw):
-                if name in card.translated:
-                    return card.loc(name)
+    edition whose card gives one (`text@de`'s line), else at the first of the card's values it
+    prints (its `text:`, so a sheet's finding names the cell of that column), else at the card."""
+    read = []
+    for key in ("text", "flavor"):
+        value = element.props.get(key)
+        raw = value.raw if value is not None and isinstance(value.raw, str) else ""
+        read += CARD_FIELD.findall(raw)
+    for name in read if card.translated else ():
+        if name in card.translated:
+            return card.loc(name)
+    for name in read:
+        if card.data.get(name) not in (None, "", []):
+            return card.loc(name)
     return card.line, card.column

@@ -81,9 +81,10 @@ def test_a_label_set_below_the_minimum_is_one_finding_at_the_element(
     ]
 
 
-def test_rules_text_shrunk_below_the_minimum_is_located_at_the_card(
+def test_rules_text_shrunk_below_the_minimum_is_located_at_the_cards_text(
     scratch_ws: Workspace,
 ) -> None:
+    """At the value the element prints (its `text:` line; in a sheet, that column's cell)."""
     _edit(
         scratch_ws.cards_dir("clean") / "cards.yaml",
         "text: Deal 2 damage to each unit.",
@@ -94,7 +95,7 @@ def test_rules_text_shrunk_below_the_minimum_is_located_at_the_card(
     assert _shown(_guard_findings(scratch_ws)) == [
         (
             "cards/clean/cards.yaml",
-            11,
+            15,
             "warning",
             "type-too-small",
             "firestorm",

@@ -160,7 +160,7 @@ def test_a_second_face_naming_an_unknown_field_is_found_at_its_template(tmp_path
     assert "did you mean 'back_name'" in (check.findings[0].hint or "")
 
 
-def test_a_second_face_that_overflows_is_found_at_the_card(tmp_path: Path) -> None:
+def test_a_second_face_that_overflows_is_found_at_the_value_it_prints(tmp_path: Path) -> None:
     root = _broken(
         tmp_path,
         "restored.yaml",
@@ -174,7 +174,7 @@ def test_a_second_face_that_overflows_is_found_at_the_card(tmp_path: Path) -> No
         if f.code != "type-too-small"
     ]
     assert [(f.file, f.line, f.code, f.card) for f in found] == [
-        ("cards/ruins/cards.yaml", 8, "text-overflow", "fallen-tower"),
+        ("cards/ruins/cards.yaml", 9, "text-overflow", "fallen-tower"),  # its back_text's line
     ]
     assert "text box 'rules' of restored overflows" in found[0].message
 
