@@ -9,13 +9,14 @@ import marshal
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, cast
 
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.guards import Guards
 from ..speed.cache import Packed, Store
 from ..speed.codekey import code_digest
+from ..speed.live import is_live
 from ..speed.memo import Memo
 from .facetexts import Text, face_texts
 from .fonts import FontSet
@@ -58,6 +59,22 @@ class ContrastCache:
             texts = marshal.loads(self._texts)
             self._known, self._texts = texts if isinstance(texts, dict) else {}, b""
         return self._known
+
+    def sent(self, faces: list[str], texts: int) -> tuple[list[tuple[str, bytes]], bytes]:
+        """What a forked helper measured, for its parent's `adopt`: the faces' measures as kept,
+        and the texts measured since there were `texts` of them, as marshal bytes."""
+        packed = cast(Packed, self.faces)
+        new = dict(islice(self.known.items(), texts, None))
+        return [(k, v) for k in faces if (v := packed.packed(k)) is not None], marshal.dumps(new)
+
+    def adopt(self, faces: list[tuple[str, bytes]], texts: bytes) -> None:
+        """Keep what a helper measured (`sent`) as if measured here."""
+        packed = cast(Packed, self.faces)
+        for key, data in faces:
+            packed.keep_packed(key, data)
+        new = marshal.loads(texts)
+        self.known.update(new)
+        self.changed = self.changed or bool(faces or new)
 
     def save(self) -> None:
         texts = marshal.dumps(self._known) if self._known is not None else self._texts
@@ -113,7 +130,7 @@ def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
 def _op_drawn(op: Op) -> str:
     """What one op draws, as a key: its kind, box and properties (by the op's own key, when it has
     one, once per process: its props change only with it)."""
-    if op.key is None:
+    if op.key is None or not is_live():  # a one-off run judges each face once
         return _drawn_as(op)
     return _DRAWN_AS.get((op.key, op.props.get("_n")), partial(_drawn_as, op))
 
@@ -209,7 +226,8 @@ def contrast_findings(
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
     for window in _windows(faces):  # a window's plans at a time: memory bounded by the window
-        plans = _plans(window, fonts, faces_known)  # what each face not yet measured asks for
+        # what each face not yet measured asks for
+        plans = _plans([face for _, face in window], fonts, faces_known)
         broken = _measure_plans(plans, fonts, model, known, rasters)
         for card, face in window:
             key = face.picture_key()
@@ -253,11 +271,11 @@ Plan = list[tuple[Text, str, list[Op], str]]
 
 
 def _plans(
-    faces: list[tuple[Card, PreparedFace]], fonts: FontSet, faces_known: dict[str, list[Measured]]
+    faces: Iterable[PreparedFace], fonts: FontSet, faces_known: dict[str, list[Measured]]
 ) -> dict[str, tuple[PreparedFace, Plan]]:
     """What each face not yet measured asks for, by its picture key."""
     plans: dict[str, tuple[PreparedFace, Plan]] = {}
-    for _, face in faces:
+    for face in faces:
         key = face.picture_key()
         if key in faces_known or key in plans:
             continue
@@ -272,6 +290,29 @@ def _plans(
             known = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode())
             plan.append((text, drawn, [op for _, op in under], known.hexdigest()[:24]))
     return plans
+
+
+def measure_faces(
+    faces: list[PreparedFace],
+    fonts: FontSet,
+    model: Any,
+    cache: ContrastCache,
+    rasters: dict[str, Any],
+) -> list[str]:
+    """The faces' texts measured into `cache` while their layouts are at hand (render.prefetch: a
+    face laid out by a helper is judged there, so no process lays it out again for the guard), as
+    `contrast_findings` measures them; the picture keys of the faces measured. A face one of whose
+    texts could not be measured is left out: `contrast_findings` measures it and says why."""
+    plans = _plans(faces, fonts, cache.faces)
+    broken = _measure_plans(plans, fonts, model, cache.known, rasters)
+    done = []
+    for key, (face, plan) in plans.items():
+        measured = _measured(face, plan, cache.known, broken, {})
+        if measured is not None:
+            cache.faces[key] = measured
+            cache.changed = True
+            done.append(key)
+    return done
 
 
 def _measure_plans(
