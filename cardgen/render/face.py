@@ -160,7 +160,6 @@ class FaceRenderer:
         frame = face_frame(template, ctx, face, card)
         given = self._given(card, template, ctx, frame)
         values = ctx["vars"]
-        live = is_live()
         for n, element in enumerate(template.elements):
             if given is None or element.type == "image":  # a picture is read anew: not kept
                 op, found = self._element(element, ctx, face, card, frame)
@@ -172,7 +171,7 @@ class FaceRenderer:
                 memo_key = (element.signature(), given, used)
                 make = partial(self._element, element, ctx, face, card, frame)
                 # a one-off run lays each face out once: remembering its elements only costs
-                op, found = _ELEMENTS.get(memo_key, make) if live else make()
+                op, found = _ELEMENTS.get(memo_key, make) if is_live() else make()
             face.findings.extend(found)
             if op is not None:  # which element drew it: the layout inspector's map
                 op_key = op.key

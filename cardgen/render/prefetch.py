@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from ..load.card import Card
 from ..speed.gcpause import no_cyclic_gc
 from ..speed.live import is_live
-from ..speed.parallel import Pool, PoolLost
+from ..speed.parallel import Pool, PoolLost, handed, handing_down
 from ..speed.parallel import workers as pool_workers
 from .face import FaceRenderer
 from .pdfsheets import painter
@@ -29,8 +29,6 @@ Sent = tuple[str, bytes, bytes | None]  # a face's key, store entry and drawing 
 # (live) the laid-out elements and drawn ops it made
 Answer = tuple[list[Sent], tuple[list[tuple[str, bytes]], bytes], tuple[list[Any], list[Any]]]
 
-_WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
-
 
 def _lay_out(indices: list[int], send: bool = False) -> tuple[list[Sent], list[str]]:
     """Lay out (and draw) the faces of `indices` among the jobs: kept by this process's renderer
@@ -41,9 +39,10 @@ def _lay_out(indices: list[int], send: bool = False) -> tuple[list[Sent], list[s
     out again for it; the picture keys of the faces judged come second."""
     from .contrast import WINDOW, measure_faces
 
-    renderer: FaceRenderer = _WORK["renderer"]
-    jobs: list[Job] = _WORK["jobs"]
-    record: bool = _WORK["record"]
+    work = handed()  # the renderer and the jobs, as a forked helper inherits them
+    renderer: FaceRenderer = work["renderer"]
+    jobs: list[Job] = work["jobs"]
+    record: bool = work["record"]
     contrast = renderer.contrast
     rasters: dict[str, Any] = {}  # the guard's backgrounds, drawn once for all the faces
     out: list[Sent] = []
@@ -89,7 +88,7 @@ def _helper(indices: list[int]) -> Answer:
     if live:
         _ELEMENTS.journal()
         DRAWN.journal()
-    contrast = _WORK["renderer"].contrast
+    contrast = handed()["renderer"].contrast
     texts = len(contrast.known) if contrast is not None else 0
     laid, judged = _lay_out(indices, send=True)
     measures = contrast.sent(judged, texts) if contrast is not None else ([], b"")
@@ -123,23 +122,19 @@ def prefetch(
     probe, todo = todo[:PROBE], todo[PROBE:]
     if probe:
         started = time.thread_time()  # the work, not the wait for a busy machine's core
-        _WORK.update(renderer=renderer, jobs=probe, record=record)
-        try:
+        with handing_down(renderer=renderer, jobs=probe, record=record):
             _lay_out(list(range(len(probe))))
-        finally:
-            _WORK.clear()
         spent = time.thread_time() - started
         if spent / len(probe) * len(todo) < HELPERS_PAY_FROM:
             return 0  # the rest are made where they are asked for, each as quickly
     pool: Pool[Answer] | None = Pool.start(workers - 1)
     if pool is None:
         return 0
-    _WORK.update(renderer=renderer, jobs=todo, record=record)
     chunks = [list(range(len(todo)))[i::workers] for i in range(workers)]
     try:
         # this process takes the first share itself (its faces need no copying back), a forked
         # helper each other
-        with pool:
+        with pool, handing_down(renderer=renderer, jobs=todo, record=record):
             pool.ask(_helper, chunks[1:])
             _lay_out(
                 chunks[0]
@@ -147,8 +142,6 @@ def prefetch(
             results = pool.answers()
     except PoolLost:  # the rest are laid out here, where they are asked for
         return 0
-    finally:
-        _WORK.clear()
     from .face import _ELEMENTS
     from .pen import DRAWN
 
