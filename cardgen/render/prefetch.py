@@ -1,7 +1,7 @@
-"""Turn many cards whose faces are not in the face store into its entries and recordings, laid out
-and drawn on every core by forked helpers (speed.parallel.Pool): a cold print run or validation of
-thousands of cards is not bound to one core. Results land in the store exactly as a serial run
-would leave them.
+"""Turn many cards whose faces are not in the face store into its entries and recordings, and
+the contrast guard's measures of them, laid out, drawn and judged on every core by forked helpers
+(speed.parallel.Pool): a cold print run or validation of thousands of cards is not bound to one
+core. Results land in the store exactly as a serial run would leave them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ PROBE = 12  # faces made here first, timed, to see whether helpers would pay
 HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
 Sent = tuple[str, bytes, bytes | None]  # a face's key, store entry and drawing as marshal bytes
-# a helper's answer: its faces, their contrast measures (render.contrast.ContrastCache.sent) and
+# a helper's answer: its faces, their contrast measures (render.contrastcache's `sent`) and
 # (live) the laid-out elements and drawn ops it made
 Answer = tuple[list[Sent], tuple[list[tuple[str, bytes]], bytes], tuple[list[Any], list[Any]]]
 
