@@ -122,11 +122,13 @@ def refuse_links(path: Path) -> None:
         )
 
 
-def write_atomic(path: Path, data: bytes | str) -> Path:
-    """Write a regular file atomically. Anything else already at the path (a folder, a device such
-    as /dev/full, a FIFO) is refused rather than replaced; an OS error is one line naming the path.
+def write_atomic(path: Path, data: bytes | str | tuple[bytes, ...]) -> Path:
+    """Write a regular file atomically (a tuple of parts is written part after part, never joined in
+    memory first). Anything else already at the path (a folder, a device such as /dev/full, a
+    FIFO) is refused rather than replaced; an OS error is one line naming the path.
     Below a workspace's output/ no folder on the way may be a link (LinkRefused)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if not isinstance(data, tuple):
+        data = (data.encode("utf-8") if isinstance(data, str) else data,)
     refuse_links(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise CardgenError(
@@ -139,7 +141,8 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
         raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
+            for part in data:
+                fh.write(part)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, path)
     except BaseException as exc:  # a full disk, or Ctrl-C mid-write: no half file left behind
@@ -166,7 +169,7 @@ def clear_place(path: Path) -> None:
         pass
 
 
-def write_cache(path: Path, data: bytes, stale: str | None = None) -> bool:
+def write_cache(path: Path, data: bytes | tuple[bytes, ...], stale: str | None = None) -> bool:
     """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under
     other keys), drop the older ones beside it. A cache is never worth failing for: a workspace that
     cannot be written is only read (False)."""

@@ -273,7 +273,7 @@ def open_studio(
 def with_disk_cache(studio: Studio) -> Studio:
     """Let the studio's renderer read and write prepared faces in output/GAME/.cache/ (see
     render.facecache)."""
-    from ..render.contrast import ContrastCache
+    from ..render.contrastcache import ContrastCache
     from ..render.facecache import FaceCache
 
     cache = FaceCache(studio.ws.output_dir(studio.game) / ".cache")

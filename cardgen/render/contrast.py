@@ -5,18 +5,16 @@ against what its face draws beneath it, rasterised without the text, by WCAG con
 from __future__ import annotations
 
 import hashlib
-import marshal
 from functools import partial
 from itertools import islice
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.errors import Finding, Severity
 from ..load.card import Card
 from ..model.guards import Guards
-from ..speed.cache import Packed, Store
-from ..speed.codekey import code_digest
+from ..speed.live import is_live
 from ..speed.memo import Memo
+from .contrastcache import ContrastCache, Measured, Result
 from .facetexts import Text, face_texts
 from .fonts import FontSet
 from .prepared import Op, PreparedFace
@@ -27,43 +25,6 @@ BOLD_LARGE = 14 / 18  # WCAG: 14 pt bold is as large as 18 pt regular
 SHOWN_CARDS = 3
 KEEP_RASTERS = 64  # backgrounds drawn and kept at once (about 0.3 MB each at DPI)
 WINDOW = 128  # faces planned and measured at a time
-Result = tuple[float, str]  # the ratio, the colour beneath
-# one text of a face as measured: element index, what it is, ink, printed size, bold, the Result
-Measured = tuple[int, str, str, float, bool, float, str]
-
-
-class ContrastCache:
-    """Each face's measures by its key and pictures (a warm run neither lays a face out again nor
-    rasterises anything), and each text's ratio and the colour beneath it by what is drawn there
-    (a changed card whose grounds are the same rasterises nothing): kept in output/GAME/.cache/
-    (speed.cache)."""
-
-    def __init__(self, folder: Path | None) -> None:
-        self.store = Store(folder)
-        self.name = f"contrast-{code_digest(__name__)}"
-        found = self.store.get(self.name)
-        found = found if isinstance(found, dict) else {}
-        # each face's measures as marshal bytes, read when the face is judged; the texts' only
-        # when a face not yet measured asks (a warm run never does): 100,000 faces are not held
-        # as objects
-        self.faces: dict[str, list[Measured]] = Packed(found.get("faces"))
-        texts = found.get("texts")
-        self._texts: bytes = texts if isinstance(texts, bytes) else marshal.dumps({})
-        self._known: dict[str, Result] | None = None
-        self.changed = False
-
-    @property
-    def known(self) -> dict[str, Result]:
-        if self._known is None:
-            texts = marshal.loads(self._texts)
-            self._known, self._texts = texts if isinstance(texts, dict) else {}, b""
-        return self._known
-
-    def save(self) -> None:
-        texts = marshal.dumps(self._known) if self._known is not None else self._texts
-        data = {"faces": dict(self.faces), "texts": texts}
-        if self.changed and self.store.put(self.name, data, stale="contrast-*"):
-            self.changed = False
 
 
 def luminance(rgb: tuple[float, ...]) -> float:
@@ -113,7 +74,7 @@ def _beneath(face: PreparedFace, text: Text) -> list[tuple[int, Op]]:
 def _op_drawn(op: Op) -> str:
     """What one op draws, as a key: its kind, box and properties (by the op's own key, when it has
     one, once per process: its props change only with it)."""
-    if op.key is None:
+    if op.key is None or not is_live():  # a one-off run judges each face once
         return _drawn_as(op)
     return _DRAWN_AS.get((op.key, op.props.get("_n")), partial(_drawn_as, op))
 
@@ -209,7 +170,8 @@ def contrast_findings(
     where: dict[tuple, Any] = {}
     failed: dict[tuple, Finding] = {}
     for window in _windows(faces):  # a window's plans at a time: memory bounded by the window
-        plans = _plans(window, fonts, faces_known)  # what each face not yet measured asks for
+        # what each face not yet measured asks for
+        plans = _plans([face for _, face in window], fonts, faces_known)
         broken = _measure_plans(plans, fonts, model, known, rasters)
         for card, face in window:
             key = face.picture_key()
@@ -253,11 +215,11 @@ Plan = list[tuple[Text, str, list[Op], str]]
 
 
 def _plans(
-    faces: list[tuple[Card, PreparedFace]], fonts: FontSet, faces_known: dict[str, list[Measured]]
+    faces: Iterable[PreparedFace], fonts: FontSet, faces_known: dict[str, list[Measured]]
 ) -> dict[str, tuple[PreparedFace, Plan]]:
     """What each face not yet measured asks for, by its picture key."""
     plans: dict[str, tuple[PreparedFace, Plan]] = {}
-    for _, face in faces:
+    for face in faces:
         key = face.picture_key()
         if key in faces_known or key in plans:
             continue
@@ -272,6 +234,29 @@ def _plans(
             known = hashlib.sha1(repr((drawn, text.rects, text.ink, text.alpha)).encode())
             plan.append((text, drawn, [op for _, op in under], known.hexdigest()[:24]))
     return plans
+
+
+def measure_faces(
+    faces: list[PreparedFace],
+    fonts: FontSet,
+    model: Any,
+    cache: ContrastCache,
+    rasters: dict[str, Any],
+) -> list[str]:
+    """The faces' texts measured into `cache` while their layouts are at hand (render.prefetch: a
+    face laid out by a helper is judged there, so no process lays it out again for the guard), as
+    `contrast_findings` measures them; the picture keys of the faces measured. A face one of whose
+    texts could not be measured is left out: `contrast_findings` measures it and says why."""
+    plans = _plans(faces, fonts, cache.faces)
+    broken = _measure_plans(plans, fonts, model, cache.known, rasters)
+    done = []
+    for key, (face, plan) in plans.items():
+        measured = _measured(face, plan, cache.known, broken, {})
+        if measured is not None:
+            cache.faces[key] = measured
+            cache.changed = True
+            done.append(key)
+    return done
 
 
 def _measure_plans(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from .values import cost_sequence, typed
 
 _FONT_DIGESTS: Memo[str] = Memo(1024)
 FITS_KEPT = 20_000  # texts a renderer keeps fitted (the most recently used)
+FITS_KEPT_ONCE = 4_000  # in a one-off run: the texts that repeat stay, the rest need not
 # laid-out elements by (element as written, what it reads): a template saved with one element
 # changed lays out only that element again on every face it draws (a live rebuild's template loop)
 _ELEMENTS: Memo[tuple[Op | None, tuple[Finding, ...]]] = Memo(20_000)
@@ -58,7 +60,7 @@ class FaceRenderer:
         # bleed reuse it. The renderer's own (with --no-cache too, as its dictionary was), bounded:
         # a run of 100,000 cards does not hold every card's rules text fitted
         self._fits: Memo[tuple[rt.Fit, tuple[list[str], tuple[str, ...]]]]
-        self._fits = Memo(FITS_KEPT, always=True)
+        self._fits = Memo(FITS_KEPT if is_live() else FITS_KEPT_ONCE, always=True)
         self.store: FaceStore | None = None  # an optional cache on disk (render.facecache)
         self.contrast: Any = None  # the contrast guard's measures on disk (render.contrast)
         self.recordings = Recordings(fonts)  # each face's drawing, replayed into every document
@@ -167,10 +169,9 @@ class FaceRenderer:
                     sorted(values.items()) if read is None else [values.get(v) for v in read]
                 )
                 memo_key = (element.signature(), given, used)
-                op, found = _ELEMENTS.get(
-                    memo_key,
-                    lambda e=element: self._element(e, ctx, face, card, frame),  # type: ignore[misc]
-                )
+                make = partial(self._element, element, ctx, face, card, frame)
+                # a one-off run lays each face out once: remembering its elements only costs
+                op, found = _ELEMENTS.get(memo_key, make) if is_live() else make()
             face.findings.extend(found)
             if op is not None:  # which element drew it: the layout inspector's map
                 op_key = op.key

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from ..speed.live import is_live
 from ..speed.memo import Memo
 from . import richtext as rt
 from .fonts import FontSet
@@ -95,10 +96,11 @@ def face_texts(face: PreparedFace, fonts: FontSet) -> list[Text]:
     """Every text of the face with the rectangles its glyphs cover (capital height over each
     line's baseline), as render.paint lays them."""
     out: list[Text] = []
+    live = is_live()  # a one-off run measures each face once: nothing to remember
     for index, op in enumerate(face.ops):
         if op.type not in ("text", "badge"):
             continue
-        if op.key is None:
+        if op.key is None or not live:
             out += _op_texts(op, index, face, fonts)
         else:
             made = partial(_op_texts, op, index, face, fonts)

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, MutableMapping, Union
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..speed.live import is_live
 from ..speed.memo import Memo
 from . import rl
 from .fonts import FontSet
@@ -216,6 +217,7 @@ class Recordings:
 
         def draw_ops(c: Canvas) -> None:
             assert isinstance(c, RecordingCanvas)
+            live = is_live()
             parts: Recording = []
             for op in face.ops:
                 if op.key is None:
@@ -225,7 +227,9 @@ class Recordings:
                 # give a changed op none: drawn anew), so the key and the element's place name
                 # what it draws, on a face of this size
                 sized = (op.key, op.props.get("_n"), face.width, face.height, face.bleed)
-                _join(parts, DRAWN.get(sized, partial(_first_drawn, c, paint, op, face)))
+                first = partial(_first_drawn, c, paint, op, face)
+                # a one-off run draws each face once: only the shapes alike are worth keeping
+                _join(parts, DRAWN.get(sized, first) if live else first())
             c.parts = parts
 
         return self.get(face.key, draw_ops)

@@ -1,7 +1,7 @@
-"""Turn many cards whose faces are not in the face store into its entries and recordings, laid out
-and drawn on every core by forked helpers (speed.parallel.Pool): a cold print run or validation of
-thousands of cards is not bound to one core. Results land in the store exactly as a serial run
-would leave them.
+"""Turn many cards whose faces are not in the face store into its entries and recordings, and
+the contrast guard's measures of them, laid out, drawn and judged on every core by forked helpers
+(speed.parallel.Pool): a cold print run or validation of thousands of cards is not bound to one
+core. Results land in the store exactly as a serial run would leave them.
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from typing import Any, Sequence
 
 from ..load.card import Card
 from ..speed.gcpause import no_cyclic_gc
-from ..speed.parallel import Pool, PoolLost
+from ..speed.live import is_live
+from ..speed.parallel import Pool, PoolLost, handed, handing_down
 from ..speed.parallel import workers as pool_workers
 from .face import FaceRenderer
 from .pdfsheets import painter
+from .prepared import PreparedFace
 from .template import Template
 
 MIN_FACES = 100  # below this, starting helpers costs more than laying the faces out here
@@ -23,19 +25,38 @@ PROBE = 12  # faces made here first, timed, to see whether helpers would pay
 HELPERS_PAY_FROM = 0.6  # seconds of work left: below this, helpers cost more than they save
 Job = tuple[Card, Template, float]
 Sent = tuple[str, bytes, bytes | None]  # a face's key, store entry and drawing as marshal bytes
+# a helper's answer: its faces, their contrast measures (render.contrastcache's `sent`) and
+# (live) the laid-out elements and drawn ops it made
+Answer = tuple[list[Sent], tuple[list[tuple[str, bytes]], bytes], tuple[list[Any], list[Any]]]
 
-_WORK: dict[str, Any] = {}  # what a forked helper inherits: the renderer and the jobs
 
-
-def _lay_out(indices: list[int], send: bool = False) -> list[Sent]:
+def _lay_out(indices: list[int], send: bool = False) -> tuple[list[Sent], list[str]]:
     """Lay out (and draw) the faces of `indices` among the jobs: kept by this process's renderer
     as it keeps any face; with `send` (in a helper, for the parent's face store to add), each
     face's entry and recording also returned as marshal bytes, made as the face is (a helper
-    holds no drawing as objects: a run of 100,000 faces)."""
-    renderer: FaceRenderer = _WORK["renderer"]
-    jobs: list[Job] = _WORK["jobs"]
-    record: bool = _WORK["record"]
+    holds no drawing as objects: a run of 100,000 faces). Each window of faces is judged by the
+    contrast guard while laid out (render.contrast.measure_faces), so that no process lays them
+    out again for it; the picture keys of the faces judged come second."""
+    from .contrast import WINDOW, measure_faces
+
+    work = handed()  # the renderer and the jobs, as a forked helper inherits them
+    renderer: FaceRenderer = work["renderer"]
+    jobs: list[Job] = work["jobs"]
+    record: bool = work["record"]
+    contrast = renderer.contrast
+    rasters: dict[str, Any] = {}  # the guard's backgrounds, drawn once for all the faces
     out: list[Sent] = []
+    judged: list[str] = []
+    window: list[PreparedFace] = []
+
+    def judge() -> None:
+        if contrast is not None:
+            judged.extend(measure_faces(window, renderer.fonts, renderer.model, contrast, rasters))
+        if record:  # drawn and judged: its layout goes
+            for face in window:
+                renderer.settle(face.key)
+        window.clear()
+
     with no_cyclic_gc():
         for i in indices:
             card, template, bleed = jobs[i]
@@ -47,21 +68,31 @@ def _lay_out(indices: list[int], send: bool = False) -> list[Sent]:
                 drawn = marshal.dumps(recording) if recording is not None else None
                 out.append((face.key, entry, drawn))
             del recording
-            if record:
-                renderer.settle(face.key)
-    return out
+            window.append(face)
+            if len(window) >= WINDOW:
+                judge()
+        judge()
+    return out, judged
 
 
-def _helper(indices: list[int]) -> tuple[list[Sent], list[Any], list[Any]]:
-    """`_lay_out` in a forked helper, with the elements it laid out and drew (render.face's and
-    render.pen's memos) for the parent to keep: its next live rebuild re-lays only what changed."""
+def _helper(indices: list[int]) -> Answer:
+    """`_lay_out` in a forked helper, with the contrast guard's measures of its faces (each face's
+    as marshal bytes, and the texts measured as one) and, in a live process, the elements it laid
+    out and drew (render.face's and render.pen's memos) for the parent to keep: its next live
+    rebuild re-lays only what changed. A one-off run sends no memo: nothing lays those faces out
+    again there."""
     from .face import _ELEMENTS
     from .pen import DRAWN
 
-    _ELEMENTS.journal()
-    DRAWN.journal()
-    laid = _lay_out(indices, send=True)
-    return laid, _ELEMENTS.made(), DRAWN.made()
+    live = is_live()
+    if live:
+        _ELEMENTS.journal()
+        DRAWN.journal()
+    contrast = handed()["renderer"].contrast
+    texts = len(contrast.known) if contrast is not None else 0
+    laid, judged = _lay_out(indices, send=True)
+    measures = contrast.sent(judged, texts) if contrast is not None else ([], b"")
+    return laid, measures, (_ELEMENTS.made(), DRAWN.made()) if live else ([], [])
 
 
 def prefetch(
@@ -91,23 +122,19 @@ def prefetch(
     probe, todo = todo[:PROBE], todo[PROBE:]
     if probe:
         started = time.thread_time()  # the work, not the wait for a busy machine's core
-        _WORK.update(renderer=renderer, jobs=probe, record=record)
-        try:
+        with handing_down(renderer=renderer, jobs=probe, record=record):
             _lay_out(list(range(len(probe))))
-        finally:
-            _WORK.clear()
         spent = time.thread_time() - started
         if spent / len(probe) * len(todo) < HELPERS_PAY_FROM:
             return 0  # the rest are made where they are asked for, each as quickly
-    pool: Pool[tuple[list[Sent], list[Any], list[Any]]] | None = Pool.start(workers - 1)
+    pool: Pool[Answer] | None = Pool.start(workers - 1)
     if pool is None:
         return 0
-    _WORK.update(renderer=renderer, jobs=todo, record=record)
     chunks = [list(range(len(todo)))[i::workers] for i in range(workers)]
     try:
         # this process takes the first share itself (its faces need no copying back), a forked
         # helper each other
-        with pool:
+        with pool, handing_down(renderer=renderer, jobs=todo, record=record):
             pool.ask(_helper, chunks[1:])
             _lay_out(
                 chunks[0]
@@ -115,16 +142,16 @@ def prefetch(
             results = pool.answers()
     except PoolLost:  # the rest are laid out here, where they are asked for
         return 0
-    finally:
-        _WORK.clear()
     from .face import _ELEMENTS
     from .pen import DRAWN
 
     while results:  # each helper's share let go of as it is kept
-        chunk, elements, drawn = results.pop(0)
+        chunk, measures, (elements, drawn) = results.pop(0)
         for key, entry, recording in chunk:
             store.add(key, entry, recording)
+        if renderer.contrast is not None:
+            renderer.contrast.adopt(*measures)
         _ELEMENTS.adopt(elements)
         DRAWN.adopt(drawn)
-        del chunk, elements, drawn
+        del chunk, measures, elements, drawn
     return len(todo)

@@ -173,7 +173,8 @@ class Store:
         those."""
         if self.folder is None:
             return False
-        return write_cache(self.folder / name, b"".join((MAGIC, _mac(name, data), data)), stale)
+        # in parts: a cache of 100,000 faces is not copied whole once more to be written
+        return write_cache(self.folder / name, (MAGIC, _mac(name, data), data), stale)
 
     def get(self, name: str) -> Any | None:
         """The plain data kept under `name`, or None."""

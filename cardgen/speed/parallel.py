@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, TypeVar
 
 from ..core.errors import ignore_interrupts
 from .cache import enabled
@@ -66,6 +67,25 @@ def helper_starts(parent: int | None = None) -> None:
 
 
 PR_SET_PDEATHSIG = 1
+
+_HANDED: dict[str, Any] = {}  # the work in hand's state, as forked helpers inherit it
+
+
+@contextmanager
+def handing_down(**state: Any) -> Iterator[None]:
+    """Hand `state` (a renderer, its jobs) to the work done while the block runs, here and in the
+    helpers forked meanwhile, which inherit it as it is (nothing is sent: a spawned helper has
+    none); `handed()` reads it. Gone when the block ends."""
+    _HANDED.update(state)
+    try:
+        yield
+    finally:
+        _HANDED.clear()
+
+
+def handed() -> dict[str, Any]:
+    """The state handed down for the work in hand (`handing_down`)."""
+    return _HANDED
 
 
 def workers(most: int) -> int:

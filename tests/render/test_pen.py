@@ -212,6 +212,43 @@ def test_faces_laid_out_by_workers_equal_a_serial_run(tmp_path, monkeypatch) -> 
     assert run(roots[1], True, 0)[0] == parallel[0]  # and the cache they left serves the next run
 
 
+def test_faces_laid_out_by_workers_are_judged_there(scratch_ws: Workspace, monkeypatch) -> None:
+    """A cold one-off run's helpers measure the contrast of the faces they lay out and hand the
+    measures back: the guard then lays no face out again, and finds what a serial run finds."""
+    import shutil
+
+    from cardgen.render import prefetch as prefetch_module
+    from cardgen.render.face import FaceRenderer
+
+    front = scratch_ws.root / "templates" / "clean" / "front.yaml"  # grey rules text: low contrast
+    front.write_text(
+        front.read_text().replace(
+            "rich: true, font: body,", 'rich: true, color: "#aaaaaa", font: body,', 1
+        )
+    )
+    monkeypatch.setattr(prefetch_module, "PROBE", 0)  # no timed probe: helpers whatever it says
+    found = []
+    for least in (10**9, 1):  # serial, then helpers: each cold
+        shutil.rmtree(scratch_ws.output_dir("clean") / ".cache", ignore_errors=True)
+        monkeypatch.setattr(prefetch_module, "MIN_FACES", least)
+        studio = with_disk_cache(open_studio(scratch_ws, "clean"))
+        chosen, _, _ = choose_cards(studio, SheetOptions(copies="one"))
+        assert studio.prefetch([card for card, _ in chosen]) == (0 if least > 1 else 4)
+        laid: list[str] = []
+        real = FaceRenderer._lay_out
+
+        def counting(self, key, *rest, laid=laid, real=real):  # type: ignore[no-untyped-def]
+            laid.append(key)
+            return real(self, key, *rest)
+
+        monkeypatch.setattr(FaceRenderer, "_lay_out", counting)
+        found.append(studio.face_findings())
+        monkeypatch.setattr(FaceRenderer, "_lay_out", real)
+        # serial: laid out here as the guard asks; helpers: every face judged where laid out
+        assert bool(laid) == (least > 1)
+    assert found[0] == found[1] and any(f.code == "low-contrast" for f in found[0])
+
+
 def test_text_continuing_after_a_colour_change_keeps_its_place(fixture_ws: Workspace) -> None:
     from cardgen.render.pen import RecordingCanvas
 
