@@ -8,7 +8,7 @@ from pathlib import Path
 from ..core.options import A4, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
-from ..project.studio import Studio, open_studio, with_disk_cache
+from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..rulebook.booklet import FLIP, impose, sheet_for
 from ..rulebook.build import Rulebook, build_rulebook, inputs_digest, prune_papers
 from .findings import card_errors
@@ -31,10 +31,10 @@ def run_rulebook(
     book = build_rulebook(ws, game, paper, gallery, studio, booklet=booklet)
     path = out or ws.output_dir(game) / ("rulebook-booklet.pdf" if booklet else "rulebook.pdf")
     listed = set(book.findings) | set(studio.check.model_errors)
+    counted = card_errors(studio, listed)
+    save_disk_cache(studio)  # the faces it read for their errors: laid out once, kept
     return JobResult(
-        write_rulebook(book, path, paper, booklet, html),
-        findings=sorted(listed),
-        counted=card_errors(studio, listed),
+        write_rulebook(book, path, paper, booklet, html), findings=sorted(listed), counted=counted
     )
 
 
