@@ -20,7 +20,7 @@ from cardgen.speed.cache import set_enabled
 from cardgen.speed.live import go_live, is_live
 from cardgen.speed.parallel import forkable
 
-from ..conftest import REPO
+from ..conftest import REPO, cardgen_process
 
 FRONT = "templates/clean/front.yaml"
 CARDS = "cards/clean/cards.yaml"
@@ -138,7 +138,6 @@ def test_a_live_sheet_run_writes_its_pdf_before_it_waits_for_its_findings(
     viewer reloads sooner), and `sheets --watch` says both times."""
     import re
     import subprocess
-    import sys
     import time
 
     from cardgen.jobs import sheets
@@ -159,24 +158,20 @@ def test_a_live_sheet_run_writes_its_pdf_before_it_waits_for_its_findings(
     assert seen == [True] and result.written_at is not None
     monkeypatch.undo()
     log = scratch_ws.root / "watch.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "cardgen", "--root", str(scratch_ws.root), "sheets", "clean"]
-            + ["--watch"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            deadline = time.monotonic() + 120
-            while "watching" not in log.read_text() and time.monotonic() < deadline:
+    root = str(scratch_ws.root)
+    with (
+        log.open("w") as out,
+        cardgen_process(
+            "--root", root, "sheets", "clean", "--watch", stdout=out, stderr=subprocess.STDOUT
+        ),
+    ):
+        deadline = time.monotonic() + 120
+        for waited, then in (("watching", True), ("after the save", False)):
+            while waited not in log.read_text() and time.monotonic() < deadline:
                 time.sleep(0.2)
-            time.sleep(0.5)
-            _save(scratch_ws, 'fill: "#fffbe8"}', 'fill: "#fff8e0"}')
-            while "after the save" not in log.read_text() and time.monotonic() < deadline:
-                time.sleep(0.2)
-        finally:
-            proc.terminate()
-            proc.wait(10)
+            if then:  # the loop listens: a save now is a rebuild
+                time.sleep(0.5)
+                _save(scratch_ws, 'fill: "#fffbe8"}', 'fill: "#fff8e0"}')
     said = re.search(
         r"written ([0-9.]+) s after the save, its findings ([0-9.]+) s; watching", log.read_text()
     )
