@@ -163,14 +163,14 @@ def pnp_checks(studio: Studio, players: int | None = None) -> list[Check]:
     return checks
 
 
-# what checks a set (and all it imports): a part of the key each answer is kept under
+# what checks a set (and all it imports; this module too): part of the key its answers are kept by
 CHECK_CODE = "cardgen.kit.pnpcheck"
 
 
 def inputs_digest(kit: KitFiles) -> str:
     """A digest of everything the checklist reads (the files' bytes, the game's sizes, boxes and
     sleeves) and of the code that checks them: the key its answer is kept under."""
-    h = hashlib.sha256(code_digest(CHECK_CODE).encode())
+    h = hashlib.sha256(code_digest(CHECK_CODE, __name__).encode())
     for name in sorted(kit.raw):
         h.update(f"{name}\0".encode() + hashlib.sha256(kit.raw[name]).digest())
     rest = {f.name: getattr(kit, f.name) for f in fields(kit) if f.name not in ("read", "raw")}
@@ -223,7 +223,7 @@ def toner_line(
     bytes: measuring rasterises every page)."""
     if store is None:
         return _toner_line(pdf, sheets, duplex, low)
-    h = hashlib.sha256(f"{sheets}|{duplex}|{code_digest(CHECK_CODE)}".encode())
+    h = hashlib.sha256(f"{sheets}|{duplex}|{code_digest(CHECK_CODE, __name__)}".encode())
     for data in (pdf, low or b""):
         h.update(hashlib.sha256(data).digest())
     name = f"toner-{h.hexdigest()[:20]}"

@@ -5,12 +5,12 @@ shrinks card by card, a picture placed at too low a resolution or cropped hard (
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ..core.errors import Finding, Severity
 from ..core.units import PT_PER_UNIT
 from ..load.card import Card
-from ..model.cost import parse_cost
 from ..model.game import GameModel
 from ..model.guards import Guards
 from . import richtext as rt
@@ -222,16 +222,20 @@ def unprinted_clauses(ops: list[Op], model: GameModel, card: Card, face: str) ->
     rows = [op for op in ops if op.type == "icons" and op.props.get("cost")]
     if not rows:
         return []
-    printed = " ".join(
-        str(op.props.get("text") or "") for op in ops if op.type in ("text", "badge")
+    printed = _plain(
+        " ".join(
+            str(op.props.get(key) or "")
+            for op in ops
+            if op.type in ("text", "badge")
+            for key in ("text", "flavor")
+        )
     )
-    printed = " ".join(printed.split()).casefold()
     field = model.cost_field
     line, column = card.loc(field) if field and field in card.data else (card.line, card.column)
     out = []
     for op in rows:
-        for clause in parse_cost(str(op.props["cost"]), model.cost).clauses:
-            if " ".join(clause.split()).casefold() not in printed:
+        for clause in model.parsed_cost(str(op.props["cost"])).clauses:
+            if _plain(clause) not in printed:
                 out.append(
                     Finding(
                         card.file,
@@ -247,6 +251,11 @@ def unprinted_clauses(ops: list[Op], model: GameModel, card: Card, face: str) ->
                     )
                 )
     return out
+
+
+def _plain(text: str) -> str:
+    """Text as read, for comparing: its emphasis marks and runs of spaces gone, case folded."""
+    return " ".join(re.sub(r"[*_`]", "", text).split()).casefold()
 
 
 def art_guards(

@@ -159,6 +159,13 @@ def test_a_cost_clause_no_text_prints_is_a_warning_at_the_cards_cost(
     ]
     front = scratch_ws.root / "templates" / "clean" / "front.yaml"
     text = front.read_text()
+    flavour = text.replace(  # printed as the rules' flavour, in emphasis: printed all the same
+        'text: "{{ card.text }}",', 'text: "{{ card.text }}", flavor: "Then *discard a card*.",', 1
+    )
+    assert flavour != text
+    front.write_text(flavour)
+    assert _guard_findings(scratch_ws) == []
+    front.write_text(text)
     start = text.index('text: "', text.index("id: rules")) + len('text: "')
     front.write_text(
         text[:start] + "{% if cost().clauses %}Cost: {{ cost().clauses|join(', ') }}\n"

@@ -598,3 +598,21 @@ def test_a_slip_in_the_sheet_stays_a_slip_the_validator_reports(tmp_path: Path) 
         "cards/hearth/hearth.yaml:60:3: error[wrong-type] card-9: 'cost' must be a whole number, "
         "got 'two'",
     ], done.output
+
+
+def test_only_a_typing_slip_is_taken_for_one() -> None:
+    """A value one slip from a common one is a slip; a value of its own that merely looks alike
+    (Uncommon beside Common, Tier 2 beside Tier 1, Set B beside Set A) is kept; a decimal or a
+    sign in a column of numbers is no stray word."""
+    from cardgen.sheet.infer_values import misspelt, stray_words
+
+    assert misspelt(["Action"] * 10 + ["Acton", "Treasrue"] + ["Treasure"] * 3) == {
+        "Acton": "Action",
+        "Treasrue": "Treasure",
+    }
+    for common, rare in (("Common", "Uncommon"), ("Tier 1", "Tier 2"), ("Set A", "Set B")):
+        assert misspelt([common] * 6 + [rare]) == {}, rare
+    numbers = [str(n % 5) for n in range(20)]
+    assert stray_words([*numbers, "two"], [*map(int, numbers), None]) == ["two"]
+    for other in ("2.5", "-", "*"):
+        assert stray_words([*numbers, other], [*map(int, numbers), None]) is None, other
