@@ -28,7 +28,7 @@ def test_text_overflow_is_reported_by_validate_and_marked_on_the_card(
     result = run(scratch_ws, "validate", "clean", "--format", "json")
     found = [f for f in json.loads(result.output)["findings"] if f["code"] == "text-overflow"]
     assert result.exit_code == 1 and len(found) == 1
-    assert found[0]["card"] == "firestorm" and found[0]["line"] == 11
+    assert found[0]["card"] == "firestorm" and found[0]["line"] == 15  # its text's line
     assert (
         "text box 'rules' of front overflows" in found[0]["message"]
         and "mm too high" in found[0]["message"]

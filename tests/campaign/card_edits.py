@@ -234,7 +234,7 @@ EDITS = [
         + "Deal 2 damage to each unit and then some more. " * 24
         + "Deal 2 damage to each unit.",
         "text-overflow",
-        line=11,
+        line=15,  # at the text it prints (the card's `text:`)
     ),
     c(
         "missing-glyph",
