@@ -13,7 +13,7 @@ from ..export.common import ExportItem, ExportResult, items_for
 from ..printrun.pngs import PngOptions, export_pngs
 from ..printrun.printing import Progress, quiet
 from ..project.check import blame_model, pack_parts
-from ..project.studio import Studio, open_studio
+from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from .findings import card_errors
 
 
@@ -112,7 +112,8 @@ def run_export(
     players: int | None = None,
 ) -> JobResult:
     folder = out or ws.output_dir(game) / "export" / target
-    studio = studio or open_studio(ws, game)
+    # with the face cache: the faces it draws, and those it reads for their errors, kept laid out
+    studio = studio or with_disk_cache(open_studio(ws, game))
     model_errors = studio.check.model_errors
     # everything in memory first ...
     try:
@@ -142,7 +143,9 @@ def run_export(
     ]  # ... then written
     listed = made.refused + model_errors
     # an export of cards with errors is not done (exit 1), as a print run of them is not
-    return JobResult(outputs, listed, notes=made.notes, counted=card_errors(studio, set(listed)))
+    counted = card_errors(studio, set(listed))
+    save_disk_cache(studio)
+    return JobResult(outputs, listed, notes=made.notes, counted=counted)
 
 
 def run_png_export(

@@ -100,11 +100,6 @@ def write_pnp_set(
     return outputs, notes
 
 
-def kit_files(studio: Studio, players: int | None = None) -> KitFiles:
-    """The set's files as they are on disk (and the build's rulebook), read back."""
-    return read_back(kit_inputs(studio, players))
-
-
 def kit_inputs(studio: Studio, players: int | None = None) -> KitFiles:
     """What the check reads, its files' bytes not read back yet (read_back)."""
     folder = pnp_folder(studio.ws, studio.game)
