@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cardgen.core.errors import Severity
 from cardgen.core.workspace import Workspace
 from cardgen.project.check import check_game
 from cardgen.project.studio import open_studio
@@ -123,3 +124,21 @@ def test_an_empty_list_is_a_finding_never_a_silent_gap(tmp_path: Path) -> None:
     assert (finding.file, finding.line) == ("rules/clean/rulebook/basics.md", 5)
     assert "the components list is empty" in finding.message
     assert "the components list is empty" in book.html
+
+
+def test_a_glossary_of_no_keywords_is_a_finding_at_its_line(tmp_path: Path) -> None:
+    ws = _scratch(tmp_path, "")
+    model = ws.model_path("clean")
+    text = model.read_text()
+    start, end = text.index("keywords:"), text.index("collation:")
+    model.write_text(text[:start] + text[end:])
+    chapter = ws.root / "rules" / "clean" / "rulebook" / "cards.md"
+    chapter.write_text(chapter.read_text().replace(' Use {{ keyword("Guard") }} wisely.', ""))
+    book = build_rulebook(ws, "clean")
+    (finding,) = [f for f in book.findings if f.code == "rulebook-glossary-empty"]
+    assert (finding.file, finding.line, finding.severity) == (
+        "rules/clean/rulebook/cards.md",
+        13,
+        Severity.WARNING,
+    )
+    assert "the glossary is empty" in book.html

@@ -179,3 +179,33 @@ def _fixture_copy(tmp_path: Path) -> Workspace:
     root = tmp_path / "ws"
     shutil.copytree(FIXTURE_WS, root, symlinks=True, ignore=shutil.ignore_patterns("fonts"))
     return Workspace.find(root)
+
+
+def test_a_card_figure_shows_its_second_side_on_request(tmp_path: Path) -> None:
+    """card("Old Mill", "both"): the Ruin's front and its Restored side, side by side, each
+    captioned; "second" alone; a card without a second side, or a side cardgen does not know, is
+    an error at its line (the designer's trial #3: heroes that level up)."""
+    root = tmp_path / "deckbuilder"
+    shutil.copytree(TESTS / "fixtures" / "deckbuilder", root)
+    chapter = root / "rules" / "deckbuilder" / "rulebook" / "setup.md"
+    text = chapter.read_text(encoding="utf-8")
+    row = '{{ card("Old Mill") }} {{ card("Harbor") }}'
+    assert row in text
+    line = text.splitlines().index(row) + 1
+    chapter.write_text(
+        text.replace(
+            row,
+            '{{ card("Old Mill", "both") }}\n\n{{ card("Old Mill", "second") }} '
+            '{{ card("Harbor", "second") }} {{ card("Harbor", "back") }}',
+        ),
+        encoding="utf-8",
+    )
+    book = build_rulebook(Workspace.find(root), "deckbuilder", "a5")
+    captions = re.findall(r'<span class="caption">([^<]*)</span>', book.html)
+    assert captions[:3] == ["Old Mill", "Old Mill, second side", "Old Mill, second side"]
+    pictures = re.findall(r'<img class="card" src="([^"]*)', book.html)
+    assert pictures[0] != pictures[1] and pictures[1] == pictures[2]  # its front, its other side
+    found = [(f.line, f.code) for f in book.findings if f.code.startswith("rulebook-")]
+    assert found == [(line + 2, "rulebook-card-side"), (line + 2, "rulebook-directive")]
+    widths = sorted(r - left for page in read(book.pdf)[1:] for left, _, r, _ in page.figures)
+    assert len(widths) == 3 and max(widths) / min(widths) < 1.02  # three poker-sized faces

@@ -132,3 +132,21 @@ def test_rows_that_fit_lay_out_as_one_line_each_in_the_books_column(paper: str) 
     assert len(split) == 2 and all(abs(got - wanted) < 1 for got, wanted in split), split
     whole = heights(_figure([widths]))
     assert len(whole) == 1 and whole[0][0] > whole[0][1] + 50, whole  # wrapped: a second line
+
+
+def test_cover_cards_of_different_sizes_keep_their_true_relative_size() -> None:
+    from cardgen.rulebook.placement import FAN_HEIGHT, FAN_WIDTH, cover_styles
+
+    poker, mini, landscape = (178.6, 249.4), (124.7, 178.6), (249.4, 178.6)
+    assert cover_styles([poker, poker, poker]) == ["", "", ""]  # book.css's fan, as before
+    styles = cover_styles([poker, landscape, mini])
+    widths = [float(s.split("width: ")[1].split("vw")[0]) for s in styles]
+    assert widths[0] / widths[2] == pytest.approx(poker[0] / mini[0], rel=0.01)
+    assert widths[1] / widths[0] == pytest.approx(landscape[0] / poker[0], rel=0.01)
+    assert max(widths) <= FAN_WIDTH
+    tallest = max(h for _, h in (poker, landscape, mini)) * widths[0] / poker[0]
+    assert tallest <= FAN_HEIGHT + 0.01
+    # each card centred on its place in the fan: left, middle, right
+    lefts = [float(s.split("margin-left: ")[1].split("vw")[0]) for s in styles]
+    centres = [left + width / 2 for left, width in zip(lefts, widths)]
+    assert centres == pytest.approx([-21.0, 0.0, 21.0], abs=0.01)

@@ -29,6 +29,21 @@ def test_root_causes_come_first_model_then_templates_then_the_rest() -> None:
     assert root_first([card, chapter, template, model]) == [model, template, card, chapter]
 
 
+def test_a_file_that_could_not_be_read_comes_before_what_it_leaves_missing() -> None:
+    missing = finding("rules/g/rulebook/setup.md", 2, "rulebook-unknown-card")
+    unread = finding("cards/g/b.yaml", 7, "yaml-syntax")
+    card = finding("cards/g/a.yaml", 1, "unknown-value", card="a")
+    template = finding("templates/g/front.yaml", 9, "template-type")
+    model = finding(MODEL, 40, "model-type")
+    assert root_first([missing, card, unread, template, model]) == [
+        unread,
+        model,
+        template,
+        card,
+        missing,
+    ]
+
+
 def test_card_findings_about_a_damaged_part_follow_from_its_error() -> None:
     cause = finding(MODEL, 12, "model-unknown-key", about="keywords")
     other = finding(MODEL, 30, "model-type", about="deck")
@@ -76,6 +91,24 @@ def test_validate_prints_the_model_error_before_the_cards(scratch_ws: Workspace)
     first_card = next(i for i, line in enumerate(lines) if line.startswith("cards/"))
     assert lines[0].startswith("rules/clean/game.yaml:") and "error[" in lines[0]
     assert all(not line.startswith("cards/") for line in lines[:first_card])
+
+
+def test_a_card_file_with_a_syntax_slip_is_listed_first(scratch_ws: Workspace) -> None:
+    """validate lists it before the findings it causes; a print run, above what it wrote (the sheets
+    lack the file's cards)."""
+    cards = scratch_ws.root / "cards" / "clean" / "cards.yaml"
+    lines = cards.read_text().splitlines(keepends=True)
+    slip = next(i for i, line in enumerate(lines) if line.startswith("  cost:"))
+    lines[slip] = " " + lines[slip]  # one space too many: the mapping no longer parses
+    cards.write_text("".join(lines))
+    out = run(scratch_ws.root, "validate", "clean")
+    assert out.exit_code == 1
+    first = out.output.splitlines()[0]
+    assert first.startswith("cards/clean/cards.yaml:") and "error[yaml-syntax]" in first
+    out = run(scratch_ws.root, "sheets", "clean")
+    assert out.exit_code == 1
+    first = out.output.splitlines()[0]
+    assert first.startswith("cards/clean/cards.yaml:") and "error[yaml-syntax]" in first
 
 
 def test_only_naming_no_field_is_a_usage_error_with_did_you_mean(scratch_ws: Workspace) -> None:
@@ -140,3 +173,23 @@ def test_one_count_designs_copies_faces(scratch_ws: Workspace) -> None:
     assert out.output.splitlines()[-1] == "clean: 3 designs in 1 file: 0 errors, 0 warnings, 0 info"
     out = run(scratch_ws.root, "sheets", "clean")
     assert out.exit_code == 0 and "5 copies of 3 designs on 1 sheet" in out.output
+
+
+def test_exports_count_the_errors_of_the_cards_they_ship(scratch_ws: Workspace) -> None:
+    """export --png exits 1 by a card's error, as a print run of those faces does; a deck's
+    export counts its own cards' errors, not the rest of the game's."""
+    cards = scratch_ws.root / "cards" / "clean" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("faction: Blue", "faction: Bleu", 1))
+    out = run(scratch_ws.root, "export", "clean", "--png")
+    assert out.exit_code == 1, out.output
+    assert "and 1 error in the cards it is made from" in out.output
+    decks = scratch_ws.root / "decks"
+    decks.mkdir(exist_ok=True)
+    (decks / "red.txt").write_text("2 Ember Guard\n1 Firestorm\n", encoding="utf-8")
+    (decks / "blue.txt").write_text("2 Tide Caller\n", encoding="utf-8")
+    out = run(scratch_ws.root, "export", "clean", "--to", "tts", "--deck", str(decks / "red.txt"))
+    assert out.exit_code == 0, out.output
+    assert "in the cards it is made from" not in out.output
+    out = run(scratch_ws.root, "export", "clean", "--to", "tts", "--deck", str(decks / "blue.txt"))
+    assert out.exit_code == 1, out.output
+    assert "and 1 error in the cards it is made from" in out.output

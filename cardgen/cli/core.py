@@ -269,11 +269,14 @@ def show_result(
 
 
 def first_listed(findings: list[Finding]) -> list[Finding]:
-    """What every command lists before its output: the model's and templates' errors, and what the
-    command line itself asked for (file '')."""
-    from ..project.check import model_errors
+    """What every command lists before its output: the input files it could not read (whatever it
+    made lacks their cards), the model's and templates' errors, and what the command line itself
+    asked for (file '')."""
+    from ..project.check import is_unread, model_errors
 
-    return model_errors(findings) + [f for f in findings if not f.file and not f.line]
+    unread = [f for f in findings if is_unread(f)]
+    roots = [f for f in model_errors(findings) if f not in unread]
+    return unread + roots + [f for f in findings if not f.file and not f.line]
 
 
 def plural(n: int, word: str) -> str:

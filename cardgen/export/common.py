@@ -48,6 +48,8 @@ class ExportResult:
     # cards the consumer cannot take (a size a print shop does not sell), left out and named: the
     # other files are written, and the export exits 1 by these errors
     refused: list[Finding] = field(default_factory=list)
+    # the designs it ships when they are a deck list's (None: the game's, every card's errors count)
+    shipped: set[str] | None = None
 
 
 def items_for(

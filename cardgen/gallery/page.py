@@ -17,21 +17,14 @@ from jinja2 import Template, TemplateError
 from ..core.errors import CardgenError, Finding, count
 from ..core.output import guard, refuse_links, write_atomic
 from ..core.sandbox import LimitedSandbox, page_environment
+from ..load.yamlio import UNREAD_CODES
 from ..model.cost import cost_text
 from ..project.studio import Studio
 from ..render.prepared import PreparedFace
 from ..render.raster import render_pngs
 
 DPI = 150  # a 63 mm card is 372 px wide: sharp on screen, light to load
-BLOCKING = {
-    "yaml-syntax",
-    "not-utf8",
-    "not-a-list",
-    "alias-bomb",
-    "file-too-large",
-    "file-too-many-values",
-    "unreadable-file",
-}
+BLOCKING = UNREAD_CODES  # a file that could not be read: listed above the cards
 MANIFEST = (
     ".cardgen-manifest.json"  # in the gallery folder: the faces cardgen wrote there (plain JSON)
 )

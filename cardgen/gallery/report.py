@@ -59,6 +59,10 @@ def build_report(
     cfield, kfield = model.role_field(Role.FACTION), model.role_field(Role.KIND)
     cost = model.cost_field or ""
     factions = _series(model, cfield, {_label(model, c, cfield) for c in cards})
+    # the faction role's own word (a game of houses says house: the field's label, else its
+    # vocabulary's name, as 'faction' for a `factions` list); a game without one says nothing
+    spec = model.fields[cfield] if cfield else None
+    group = (spec.label or spec.vocab or str(cfield)).lower() if spec else ""
     look = charts.styles(factions)
     figures: list[tuple[str, str, bytes]] = []
 
@@ -76,7 +80,7 @@ def build_report(
         figures.append(
             (
                 "cost-curve",
-                "How many designs cost how much, per faction",
+                "How many designs cost how much" + (f", per {group}" if group else ""),
                 made.png(
                     "cost-curve",
                     (sorted((g, sorted(n.items())) for g, n in curve.items()), look),
@@ -101,8 +105,10 @@ def build_report(
         figures.append(
             (
                 "stats",
-                "Stats against cost (colour and shape: faction; a bigger dot stands for more "
-                "designs; factions sharing a spot are set side by side)",
+                "Stats against cost ("
+                + (f"colour and shape: {group}; " if group else "")
+                + "a bigger dot stands for more designs"
+                + ("; dots sharing a spot are set side by side)" if group else ")"),
                 made.png(
                     "stats",
                     (points, labels, look),
@@ -149,7 +155,7 @@ def build_report(
         figures.append(
             (
                 "kinds",
-                "Kinds per faction",
+                f"Kinds per {group}",
                 made.png(
                     "kinds",
                     ([(g, sorted(n.items())) for g, n in mix.items()], kinds),

@@ -22,7 +22,7 @@ from ..printrun.printing import (
 from ..project.editions import tag_edition
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..speed.twin import Twin, TwinLost
-from .findings import all_findings
+from .findings import all_findings, with_own_boxes
 
 if TYPE_CHECKING:
     from ..gallery.smallest import EditionTexts
@@ -166,8 +166,8 @@ def build_game(
         result.findings = rest.findings
     result.outputs += [validation, *printed.sheets, *made, *printed.packs, *kit]
     result.notes += printed.notes + kit_notes
-    if opts.kit and not live:
-        result.findings = sort_findings(set(result.findings) | set(found))
+    if opts.kit and not live:  # the boxes it made on its paper say what fits
+        result.findings = with_own_boxes(result.findings, found)
     for target in opts.exports:
         from .export import PRINT_RUN_TARGETS, run_export
 

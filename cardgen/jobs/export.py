@@ -59,6 +59,8 @@ def make_export(
         items, run_notes = items_for(studio, deck, 0.0 if target == "tts" else None, players)
         made = _print_run_export(studio, target, items, image_base, folder, press)
         made.notes[:0] = run_notes
+        if deck is not None:  # a deck's export counts its own cards' errors, not the game's
+            made.shipped = {it.card.id for it in items}
         return made
     if target == "draftmancer":
         from ..export.draftmancer import export_draftmancer
@@ -143,7 +145,7 @@ def run_export(
     ]  # ... then written
     listed = made.refused + model_errors
     # an export of cards with errors is not done (exit 1), as a print run of them is not
-    counted = card_errors(studio, set(listed))
+    counted = card_errors(studio, set(listed), made.shipped)
     save_disk_cache(studio)
     return JobResult(outputs, listed, notes=made.notes, counted=counted)
 
@@ -151,8 +153,10 @@ def run_export(
 def run_png_export(
     ws: Workspace, game: str, opts: PngOptions, folder: Path, progress: Progress = quiet
 ) -> JobResult:
-    """One PNG per face into `folder`, with the model's and templates' errors (exit 1 by them)."""
+    """One PNG per face into `folder`, with the model's and templates' errors listed, and the
+    cards' errors counted (exit 1 by either, as a print run of those faces)."""
     studio = open_studio(ws, game)
     result = export_pngs(studio, opts, folder, progress)
     result.findings = sort_findings(set(result.findings) | set(studio.check.model_errors))
+    result.counted = card_errors(studio, set(result.findings))
     return result

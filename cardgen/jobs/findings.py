@@ -40,14 +40,19 @@ def beyond_faces(studio: Studio) -> set[Finding]:
 
 
 def card_errors(
-    studio: Studio, listed: set[Finding] | frozenset[Finding] = frozenset()
+    studio: Studio,
+    listed: set[Finding] | frozenset[Finding] = frozenset(),
+    only: set[str] | None = None,
 ) -> list[Finding]:
     """The cards' errors a command that shows or ships their faces (a rulebook, an export) counts
     without listing them (`cardgen validate` lists them): their data's, and their faces' as laid
     out (a picture too coarse to print, an element that cannot be drawn), those in `listed` aside.
-    As a print run does, such a command exits 1 by them."""
-    errors = list(studio.check.errors)
+    As a print run does, such a command exits 1 by them. `only`: the designs it ships (a deck
+    list's), whose errors count with those of no card (a file that could not be read)."""
+    errors = [f for f in studio.check.errors if only is None or not f.card or f.card in only]
     for card in studio.designs(printable=True):
+        if only is not None and card.id not in only:
+            continue
         faces = [*studio.prepare(card), *(f for pair in studio.other_faces(card) for f in pair)]
         errors += [
             f
@@ -66,6 +71,13 @@ def box_findings(studio: Studio) -> list[Finding]:
     from ..kit.boxes import BoxOptions, plan_boxes
 
     return plan_boxes(studio, A4, BoxOptions()).findings
+
+
+def with_own_boxes(findings: list[Finding], planned: list[Finding]) -> list[Finding]:
+    """`findings` with the default print run's box findings (validate's: A4, the model's players)
+    replaced by those of the boxes a command made itself (its paper, its players): a box too large
+    for A4 but made on Letter is not reported, one too large for both once."""
+    return sort_findings({f for f in findings if not f.code.startswith("box-")} | set(planned))
 
 
 def all_findings(

@@ -17,7 +17,7 @@ from ..kit.tokenpdf import write_tokens
 from ..kit.tokenplan import plan_tokens
 from ..kit.tokens import load_tokens
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
-from .findings import all_findings
+from .findings import all_findings, with_own_boxes
 
 
 @dataclass
@@ -52,7 +52,7 @@ def run_box(
     studio = with_disk_cache(open_studio(ws, game))
     opts = opts or BoxOptions()
     run = box_bytes(studio, paper, opts)
-    findings = sort_findings(set(all_findings(studio)) | set(run.plan.findings))
+    findings = with_own_boxes(all_findings(studio), run.plan.findings)
     result = JobResult(findings=findings, notes=run.notes + sleeve_notes(studio))
     if run.plan.pages:
         path = out or ws.output_dir(game) / "box.pdf"

@@ -24,6 +24,20 @@ try:  # the C parser composes nodes fast; scalar typing is left to _scalar below
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Parser = yaml.BaseLoader
 
+# what a whole input file that could not be read is reported as: whatever finding says a card, a
+# deck entry or a rule is missing may follow from it, so it is listed before them
+UNREAD_CODES = frozenset(
+    {
+        "yaml-syntax",
+        "not-utf8",
+        "not-a-list",
+        "alias-bomb",
+        "file-too-large",
+        "file-too-many-values",
+        "unreadable-file",
+    }
+)
+
 _DEFAULT_TAGS = {
     yaml.ScalarNode: "tag:yaml.org,2002:str",
     yaml.SequenceNode: "tag:yaml.org,2002:seq",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..core.errors import CardgenError, Finding, Severity
 from ..load.card import Card, Catalog
 from .game import CollationGroup, GameModel, RarityCount, Role, assign_groups
+from .specs import span_bounds
 
 MAX_COUNT = 10_000  # the sane range of a collation's copies (docs/model.md)
 MAX_PLAYERS = 10_000
@@ -52,9 +53,12 @@ def card_count(model: GameModel, card: Card, role: str) -> int | None:
 
 def players_for(model: GameModel, players: int | None) -> int:
     """How many players' per-player cards a print run holds: the one asked for, else the model's
-    `draft.players`, else 1."""
+    `draft.players`, else the most of `game.players` (a box for 2-4 holds four starting decks),
+    else 1."""
     if players is None:
-        players = model.draft.players if isinstance(model.draft.players, int) else 1
+        most = span_bounds(model.info.get("players"))
+        players = model.draft.players if isinstance(model.draft.players, int) else 0
+        players = players or (most[1] if most else 1)
     if isinstance(players, bool) or not 1 <= players <= MAX_PLAYERS:
         raise CardgenError(f"--players must be between 1 and {MAX_PLAYERS:,}, not {players}")
     return players

@@ -18,7 +18,20 @@ from ..load.yamlio import Loc
 from .game import FIELD_TYPES, ROLES
 from .guards import GUARDS
 from .schema_play import PLAY_SECTIONS
-from .specs import Bool, Colour, Int, ListOf, MapOf, Report, Scalar, Section, Spec, Text, Unit
+from .specs import (
+    Bool,
+    Colour,
+    Int,
+    ListOf,
+    MapOf,
+    Report,
+    Scalar,
+    Section,
+    Span,
+    Spec,
+    Text,
+    Unit,
+)
 from .specsets import Anything, Named, Open, Vocab, Where
 
 WORDS = ListOf(item=Text(), one_or_more=True)
@@ -34,6 +47,11 @@ SECTIONS: dict[str, Spec] = {
             "description": Text("one paragraph about the game"),
             "source": Text("where the rules come from"),
             "sample": Scalar("a note that the content is a sample"),
+            "players": Span(
+                "how many play: a number or a range ('2-4'); a print run holds the most players' "
+                "per-player cards unless --players or draft.players says otherwise",
+                high=10_000,
+            ),
         },
         translatable=("name", "description"),
     ),

@@ -17,6 +17,7 @@ from ..load.yamlio import Loc, LocDict, LocList
 Report = Callable[[Loc, str, str, "str | None"], None]  # (where, code, message, hint)
 
 
+_SPAN = re.compile(r"\s*(\d{1,7})\s*(?:[-\u2013]\s*(\d{1,7})\s*)?")  # '3', '2-4', '2–4'
 _DEFAULT = re.compile(r"\bdefault:? ([^):;]+)")
 
 
@@ -159,6 +160,53 @@ class Text(Spec):
             )
             return None
         return value
+
+
+@dataclass
+class Span(Spec):
+    """A whole number or a range of them, written 'A-B' (`players: 2-4`): kept as written, read
+    by `span_bounds`."""
+
+    low: int = 1
+    high: int = 10_000
+
+    def kind(self) -> str:
+        return f"whole number {self.low:,}-{self.high:,}, or a range such as '2-4'"
+
+    def check(self, value: Any, where: str, loc: Loc, report: Report, model: Any) -> Any:
+        bounds = span_bounds(value)
+        if bounds is None:
+            report(
+                loc,
+                "model-type",
+                f"{where} must be a whole number or a range such as '2-4', not {_show(value)}"
+                + self.dropped(),
+                None,
+            )
+            return None
+        if not self.low <= bounds[0] <= bounds[1] <= self.high:
+            report(
+                loc,
+                "model-value",
+                f"{where} must be from {self.low:,} to {self.high:,}, the smaller number first, "
+                f"not {value}{self.dropped()}",
+                None,
+            )
+            return None
+        return value
+
+
+def span_bounds(value: Any) -> tuple[int, int] | None:
+    """(least, most) of a Span's value: 3 -> (3, 3), '2-4' or '2–4' -> (2, 4); None if it is
+    neither."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value, value
+    found = _SPAN.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        return None
+    return int(found.group(1)), int(found.group(2) or found.group(1))
 
 
 @dataclass

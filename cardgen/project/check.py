@@ -10,6 +10,7 @@ from typing import Callable
 from ..core.errors import CardgenError, Finding, ModelUnusable, Severity, count, sort_findings
 from ..core.workspace import Workspace
 from ..load.card import Catalog
+from ..load.yamlio import UNREAD_CODES
 from ..model.collation import count_findings
 from ..model.game import GameModel
 from ..project.loaded import LoadedGame, load_game
@@ -103,6 +104,12 @@ def pack_parts(result: CheckResult, format_name: str | None) -> set[str]:
     return {f"packs.{name}", "packs", "draft", "collation"}
 
 
+def is_unread(f: Finding) -> bool:
+    """A card, deck or sheet file that could not be read at all (its syntax, encoding, size): the
+    findings that say a card is missing may follow from it."""
+    return f.code in UNREAD_CODES
+
+
 def is_root(f: Finding) -> bool:
     """A finding in the model (rules/GAME/, the rulebook's chapters aside) or in a template: what
     card findings follow from, so it is printed first."""
@@ -117,14 +124,18 @@ def model_errors(findings: list[Finding]) -> list[Finding]:
 
 
 def root_first(findings: list[Finding]) -> list[Finding]:
-    """The findings in the order a designer fixes them: the model's errors, the templates' errors,
-    then the model's and the templates' warnings and notes (a colour that clashes explains no other
-    finding), then the rest (cards, decks, chapters), each by location."""
+    """The findings in the order a designer fixes them: the files that could not be read at all
+    (a card missing elsewhere, a pack sheet that selects none, may be in one), the model's errors,
+    the templates' errors, then the model's and the templates' warnings and notes (a colour that
+    clashes explains no other finding), then the rest (cards, decks, chapters), each by
+    location."""
 
     def rank(f: Finding) -> int:
+        if is_unread(f):
+            return 0
         if not is_root(f):
-            return 4
-        where = 0 if f.file.startswith("rules/") else 1
+            return 5
+        where = 1 if f.file.startswith("rules/") else 2
         return where if f.severity is Severity.ERROR else 2 + where
 
     return sorted(sort_findings(findings), key=rank)

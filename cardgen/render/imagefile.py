@@ -284,3 +284,27 @@ def art_problem(path: Path, src: str) -> str | None:
     too many pixels), or None: decoded once here, so nothing fails later at print time."""
     why = problem(path)
     return f"image '{src}' {why}" if why else None
+
+
+def natural_width_mm(path: Path) -> float | None:
+    """A picture's width in mm at the resolution its file declares (96 dpi without one, as CSS
+    lays out a pixel), or None for a drawing (SVG) or a file Pillow cannot size."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as im:
+            dpi = im.info.get("dpi", (96, 96))[0]
+            return float(im.width / (float(dpi) if dpi and float(dpi) >= 1 else 96.0) * 25.4)
+    except (OSError, UnidentifiedImageError, ValueError, TypeError, Image.DecompressionBombError):
+        return None
+
+
+def book_picture_problem(path: Path) -> str | None:
+    """Why a chapter's picture cannot be shown (render.imagefile's allow-list; an SVG drawing is
+    WeasyPrint's to draw), or None."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(512)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    return None if is_svg(head) else problem(path)

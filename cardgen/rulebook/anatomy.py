@@ -7,8 +7,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html import escape
+from typing import TYPE_CHECKING, Any
 
+from ..core.errors import did_you_mean
+from ..model.text import typographic
 from ..render.prepared import PreparedFace
+
+if TYPE_CHECKING:
+    from .directives import Directives
 
 PT_MM = 25.4 / 72
 GUTTER = (
@@ -16,6 +22,7 @@ GUTTER = (
 )
 RADIUS = 2.2  # mm, a number's circle
 FONT_PT = 7.0
+END = "<!--/figure-->"  # closes each figure's HTML (rulebook.placement moves figures by it)
 ORDERED = re.compile(r"^\s{0,3}(\d+)[.)]\s+(.*)$")
 
 
@@ -157,3 +164,89 @@ def figure(
         + (f'<ol class="anatomy-legend">{items}</ol>' if legend else "")
         + "</div>"
     )
+
+
+def anatomy_figure(
+    content: Directives, name: str, labels: dict[str, Any] | None, where: tuple[str, int]
+) -> str:
+    """A card with numbered callouts. `labels` maps template element ids to the numbers of the
+    chapter's own numbered list (one source: the list is the legend), or to label texts (the
+    figure then prints its own legend, numbered in the order given)."""
+    card = content.card_named(name, where)
+    if isinstance(card, str):
+        return card
+    if card.id not in content.images:
+        return content.problem(*where, "rulebook-card-face", f"'{name}' has no face")
+    face = content.studio.prepare(card, 0.0)[0]
+    boxes = element_boxes(face)
+    labels = labels or {eid: eid.replace("-", " ").capitalize() for eid in _labelled(face)}
+    if not isinstance(labels, dict):
+        return content.problem(
+            *where, "rulebook-anatomy", "anatomy(NAME, {element: number or label, …})"
+        )
+    numbered: list[tuple[str, int]] = []
+    legend: list[str] | None = None
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in labels.values()):
+        chapter = content.chapter_now
+        items = ordered_list(chapter.body, where[1] - chapter.first_line) if chapter else []
+        if not items:
+            return content.problem(
+                *where,
+                "rulebook-anatomy",
+                "the figure's numbers refer to the chapter's "
+                "numbered list, and the chapter has none",
+            )
+        for eid, number in labels.items():
+            if not 1 <= number <= len(items):
+                content.problem(
+                    *where,
+                    "rulebook-anatomy",
+                    f"'{eid}' is numbered {number}; the chapter's list has {len(items)} items",
+                )
+            else:
+                numbered.append((eid, number))
+        for n in sorted(set(range(1, len(items) + 1)) - {n for _, n in numbered}):
+            content.problem(
+                *where,
+                "rulebook-anatomy",
+                f"item {n} of the chapter's list ('{items[n - 1][:40]}') "
+                f"has no callout in the figure",
+            )
+    else:
+        legend = []
+        for n, (eid, label) in enumerate(labels.items(), 1):
+            numbered.append((eid, n))
+            legend.append(content.symbols(escape(typographic(str(label)), quote=True)))
+    rule = content.studio.faces.for_card(card)
+    written = {e.id for e in rule.front.elements} if rule is not None else set()
+    for eid, _ in numbered:
+        if eid in boxes:
+            continue
+        if eid in written:  # its `when:` is false here, or it has nothing to draw
+            content.problem(
+                *where,
+                "rulebook-anatomy",
+                f"element '{eid}' is not drawn on {card.name or card.id} (its when: is false "
+                "for this card, or it has nothing to draw)",
+                "point at it on a card that shows it",
+            )
+            continue
+        content.problem(
+            *where,
+            "rulebook-anatomy",
+            f"the card's template has no element '{eid}'",
+            did_you_mean(eid, list(boxes)),
+        )
+    targets = place(face, [(e, n) for e, n in numbered if e in boxes], boxes)
+    drawn = figure(face, content.images[card.id], typographic(card.name), targets, legend)
+    content.figures += 1
+    mark = f'<div class="anatomy" data-figure="{content.figures}">'
+    return drawn.replace('<div class="anatomy">', mark, 1) + END
+
+
+def _labelled(face: PreparedFace) -> list[str]:
+    return [
+        op.props["_id"]
+        for op in face.ops
+        if op.type in ("text", "icons", "badge") and op.props.get("_id")
+    ]

@@ -34,6 +34,7 @@ ENGLISH: dict[str, str] = {
     "landscape": "landscape",
     "designer_note": "Designer’s note",  # before the title of a `!!! designer` box
     "one_per_design": "one per {kind} design",  # a randomizer face: '(one per Action design)'
+    "second_side": "{name}, second side",  # the caption of a card's second side: card(…, "both")
 }
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

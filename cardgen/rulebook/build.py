@@ -24,11 +24,25 @@ from ..speed.cache import Store
 from ..speed.memo import Memo, memo
 from . import PAGES, contents_break, text_column
 from .booklet import inside_cover
-from .content import BookContent, content_addresses, directive_cards, resolve_images
+from .content import (
+    BookContent,
+    content_addresses,
+    directive_cards,
+    resolve_images,
+    second_side_cards,
+)
 from .fetch import _fetcher, _refusal, _where_named, from_workspace
 from .glyphs import book_fallback, glyph_findings, with_fallbacks
 from .hyphenate import exceptions, mark
-from .placement import defer, displaced, floating, new_page, pushed, stranded_titles
+from .placement import (
+    cover_styles,
+    defer,
+    displaced,
+    floating,
+    new_page,
+    pushed,
+    stranded_titles,
+)
 from .sanitise import without_scripts
 from .source import Chapter, book_languages, read_book
 
@@ -139,6 +153,7 @@ def build_rulebook(
     if gallery:
         content.gallery_cards = studio.designs(printable=True)
     content.prepare_images(needed)
+    content.prepare_images(second_side_cards(content, chapters), second=True)
     content.prepare_images(content.gallery_cards, dpi=200, jpeg=True)
     words = exceptions(book.hyphenation)
     rendered = [
@@ -157,6 +172,8 @@ def build_rulebook(
     page_size, page = PAGES[paper]
     images = content.images
     shown = [(c, images[c.id]) for c in content.gallery_cards if c.id in images]
+    # the cover: the first three cards the chapters name, each once
+    cover = [i for i in dict.fromkeys(c.id for c in needed) if i in images][:3]
     try:
         html = template.render(
             book=book,
@@ -172,9 +189,8 @@ def build_rulebook(
             ),
             booklet=inside_cover(paper) if booklet else None,
             model=studio.model,
-            cover_cards=[  # the first three cards the chapters name, each once
-                content.images[i] for i in dict.fromkeys(c.id for c in needed) if i in images
-            ][:3],
+            cover_cards=[content.images[i] for i in cover],
+            cover_styles=cover_styles([content.sizes[i] for i in cover]),
             word_css=Markup(book.words.css()),
             gallery=shown,
             lang=studio.model.edition or "en",

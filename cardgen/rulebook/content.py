@@ -12,13 +12,16 @@ from ..core.paths import workspace_file
 from ..load.card import Card, designs
 from ..model.text import RichRules
 from ..project.studio import Studio
+from ..render import imagefile
+from ..render.prepared import PreparedFace
 from . import text_column
 from .bookwords import ENGLISH_WORDS, BookWords
-from .directives import DIRECTIVE, Directives, _esc
+from .directives import DIRECTIVE, SECOND, Directives, _esc
 from .directives import directive_cards as directive_cards
+from .directives import second_side_cards as second_side_cards
 from .limits import DOM_DEPTH, ELEMENTS, dom_cut
 from .lines import LineChecker, known_admonitions
-from .placement import Figure, card_name, card_row, joins, rows_that_fit
+from .placement import Figure, card_args, card_row, joins, rows_that_fit
 from .sanitise import TAGS, clean
 from .source import Chapter
 
@@ -84,7 +87,7 @@ class BookContent(Directives):
     figures: int = 0  # figures made so far (each one's data-figure number: rulebook.placement)
     gallery_cards: list[Card] = field(default_factory=list)
     _rules: RichRules | None = None
-    _chapter: Chapter | None = (
+    chapter_now: Chapter | None = (
         None  # the chapter being expanded (an anatomy figure numbers its list)
     )
     _fragments: list[str] = field(default_factory=list)  # its directives' HTML, by stand-in number
@@ -95,19 +98,30 @@ class BookContent(Directives):
 
     # -- faces
     # ---------------------------------------------------------------------------------------
-    def prepare_images(self, cards: list[Card], dpi: int = DPI, jpeg: bool = False) -> None:
+    def prepare_images(
+        self, cards: list[Card], dpi: int = DPI, jpeg: bool = False, second: bool = False
+    ) -> None:
         """Render faces once. Figures print 50-63 mm wide (300 dpi, PNG); gallery cards 38 mm (200
         dpi is 330 there), as JPEG, which WeasyPrint embeds as it is (a PNG it decodes and encodes
         again: a second each hundred and fifty faces). Files are kept by face, resolution and
-        cardgen's drawing code."""
+        cardgen's drawing code. `second`: the cards' second sides (faces.yaml `second:`) instead,
+        kept under the card's id + SECOND."""
         from ..render.facecache import code_digest
         from ..render.raster import (
             render_pngs,
         )  # the rasteriser is loaded only when a book is printed
 
-        unique = designs(cards)
-        wanted = [c for c in unique if c.id not in self.images and self.studio.faces.for_card(c)]
-        faces = [self.studio.prepare(c, 0.0)[0] for c in wanted]
+        wanted: list[tuple[str, PreparedFace]] = []
+        for c in designs(cards):
+            key = c.id + SECOND if second else c.id
+            if key in self.images or not self.studio.faces.for_card(c):
+                continue
+            if second and not self.studio.own_back(c):
+                continue
+            face = self.studio.prepare(c, 0.0)[1 if second else 0]
+            if face is not None:
+                wanted.append((key, face))
+        faces = [f for _, f in wanted]
         from ..speed.cache import Store
 
         store = Store(self.studio.ws.output_dir(self.studio.game) / ".cache" / "png")
@@ -118,7 +132,7 @@ class BookContent(Directives):
         kept = {
             f.key: store.file(name[f.key]) for f in faces
         }  # only pictures this user's cardgen made
-        todo = [(c, f) for c, f in zip(wanted, faces) if kept[f.key] is None]
+        todo = [(k, f) for k, f in wanted if kept[f.key] is None]
         for (_, face), picture in zip(
             todo,
             render_pngs(
@@ -133,12 +147,10 @@ class BookContent(Directives):
             kept[face.key] = store.put_file(
                 name[face.key], picture
             )  # keyed by content, like the face cache
-        for card, face in zip(
-            wanted, faces
-        ):  # a short reference: the PDF reads the file, the HTML inlines it
-            self.sizes[card.id] = (face.width, face.height)
+        for key, face in wanted:  # a short reference: the PDF reads the file, the HTML inlines it
+            self.sizes[key] = (face.width, face.height)
             ref = f"{IMAGE_REF}{name[face.key].replace('.', '-')}"
-            self.images[card.id] = ref
+            self.images[key] = ref
             self.image_files[ref] = kept[face.key]  # type: ignore[assignment]
 
     # -- directives
@@ -147,7 +159,7 @@ class BookContent(Directives):
         """Replace each directive, picture and cost symbol in a chapter's Markdown with a stand-in
         for its HTML (`finish` puts the HTML back once the chapter is converted and cleaned);
         problems become findings and markers."""
-        self._chapter = chapter
+        self.chapter_now = chapter
         self._fragments = []
         lines = chapter.body.split("\n")
         out: list[str] = []
@@ -172,10 +184,11 @@ class BookContent(Directives):
             if row is not None:  # a row of cards: a figure of its own, or the next row of one
                 self.findings += checker.check(" " * len(line), False, chapter.file, lineno)
                 made = len(self._fragments)
-                names = [card_name(m.group(2)) for m in row]
+                named = [card_args(m.group(2)) for m in row]
+                names = [name for name, _ in named]
                 html = [self._directive("card", m.group(2), chapter.file, lineno) for m in row]
                 # a line too wide for the column: several rows
-                widths = [self.figure_width(name) for name in names]
+                widths = [self.figure_width(name, side) for name, side in named]
                 parts = rows_that_fit(widths, self.column or text_column("a4"))
                 cards = ["".join(html[n] for n in part) for part in parts]
                 heights = [self.card_row_height([names[n] for n in part]) for part in parts]
@@ -327,12 +340,12 @@ class BookContent(Directives):
         root = self.studio.ws.root
         target, problem = workspace_file(root, root / Path(chapter.file).parent, m.group(2))
         if target is None:
-            return self._problem(
+            return self.problem(
                 chapter.file, line, "rulebook-image", f"image '{m.group(2)[:80]}' {problem}"
             )
-        why = _picture_problem(target)
+        why = imagefile.book_picture_problem(target)
         if why:
-            return self._problem(
+            return self.problem(
                 chapter.file, line, "image-unreadable", f"image '{m.group(2)[:80]}' {why}"
             )
         width = self._picture_width(target, chapter, line, m.group(2))
@@ -344,7 +357,7 @@ class BookContent(Directives):
         without one, as CSS reads it), never wider than the text column (a warning when it has to
         be scaled down to fit); 0 for a drawing (SVG) WeasyPrint sizes itself. The picture is set
         as a block, so a paragraph's indent never pushes it past the column."""
-        natural = _natural_width(target)
+        natural = imagefile.natural_width_mm(target)
         column = self.column or text_column("a4")
         if natural is None or natural <= column + 0.05:
             return natural or 0.0
@@ -367,29 +380,3 @@ class BookContent(Directives):
 def _blank(m: re.Match[str]) -> str:
     """A directive or picture as spaces: the line's other columns stay where they are."""
     return " " * len(m.group(0))
-
-
-def _natural_width(path: Path) -> float | None:
-    """A picture's width in mm at the resolution its file declares (96 dpi without one, as CSS
-    lays out a pixel), or None for a drawing (SVG) or a file Pillow cannot size."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as im:
-            dpi = im.info.get("dpi", (96, 96))[0]
-            return float(im.width / (float(dpi) if dpi and float(dpi) >= 1 else 96.0) * 25.4)
-    except (OSError, UnidentifiedImageError, ValueError, TypeError, Image.DecompressionBombError):
-        return None
-
-
-def _picture_problem(path: Path) -> str | None:
-    """Why a chapter's picture cannot be shown (render.imagefile's allow-list; an SVG drawing is
-    WeasyPrint's to draw), or None."""
-    from ..render import imagefile
-
-    try:
-        with path.open("rb") as f:
-            head = f.read(512)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    return None if imagefile.is_svg(head) else imagefile.problem(path)

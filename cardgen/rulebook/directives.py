@@ -11,7 +11,7 @@ from ..core.errors import Finding, Severity, did_you_mean
 from ..load.card import Card
 from ..model.text import BOLD, ITALIC, RichRules, parse, symbols, typographic
 from ..project.studio import Studio
-from .anatomy import element_boxes, figure, ordered_list, place
+from .anatomy import anatomy_figure
 from .bookwords import BookWords
 from .source import Chapter
 
@@ -19,7 +19,8 @@ DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
 # every card figure prints at this share of its real size, so cards side by side (and anywhere in
 # the book) keep their true relative size: a poker card (63 x 88 mm) is 39 x 55 mm, two fit a column
 CARD_SCALE = 0.62
-END = "<!--/figure-->"  # closes each figure's HTML (rulebook.placement moves figures by it)
+SIDES = ("front", "second", "both")  # what card("Name", SIDE) shows
+SECOND = "\0second"  # a card id's key for its second side (images, sizes; no id has a NUL)
 PT_MM = 25.4 / 72
 
 
@@ -36,7 +37,7 @@ class Directives:
     sizes: dict[str, tuple[float, float]]  # card id -> its face's trimmed size in pt
     figures: int  # figures made so far, for their data-figure numbers (rulebook.placement)
     _rules: RichRules | None
-    _chapter: Chapter | None
+    chapter_now: Chapter | None
     words: BookWords  # the book's own words, in its language (index.md's `words:`)
 
     @property
@@ -110,7 +111,7 @@ class Directives:
     def find(self, name: str) -> Card | None:
         return self.studio.check.catalog.find(name)
 
-    def _problem(
+    def problem(
         self, file: str, line: int, code: str, message: str, hint: str | None = None
     ) -> str:
         self.findings.append(Finding(file, line, 1, Severity.ERROR, code, None, message, hint))
@@ -126,7 +127,7 @@ class Directives:
             "keyword": self.keyword_html,
         }
         if name not in handlers:
-            return self._problem(
+            return self.problem(
                 file,
                 line,
                 "rulebook-directive",
@@ -136,7 +137,7 @@ class Directives:
         try:
             args = ast.literal_eval(f"({raw},)") if raw.strip() else ()
         except (ValueError, SyntaxError):
-            return self._problem(
+            return self.problem(
                 file,
                 line,
                 "rulebook-directive",
@@ -146,13 +147,13 @@ class Directives:
         usage, least, most = USAGE[name]
         problem = _arguments_problem(name, args, least, most)
         if problem:
-            return self._problem(
+            return self.problem(
                 file, line, "rulebook-directive", problem, f"write {{{{ {usage} }}}}"
             )
         try:
             return handlers[name](*args, where=(file, line))
         except TypeError:  # an argument of the wrong kind (a number for a name, say)
-            return self._problem(
+            return self.problem(
                 file,
                 line,
                 "rulebook-directive",
@@ -160,11 +161,11 @@ class Directives:
                 f"write {{{{ {usage} }}}}",
             )
 
-    def _card(self, name: Any, where: tuple[str, int]) -> Card | str:
+    def card_named(self, name: Any, where: tuple[str, int]) -> Card | str:
         card = self.find(str(name))
         if card is None:
             names = [c.name for c in self.studio.cards if c.name]
-            return self._problem(
+            return self.problem(
                 *where,
                 "rulebook-unknown-card",
                 f"no card named '{name}'",
@@ -172,26 +173,47 @@ class Directives:
             )
         return card
 
-    def card_html(self, name: str, where: tuple[str, int]) -> str:
-        card = self._card(name, where)
+    def card_html(self, name: str, side: str = "front", where: tuple[str, int] = ("", 0)) -> str:
+        """A card's figure at CARD_SCALE with its name below: its front, its second side
+        (faces.yaml `second:`) or both side by side."""
+        card = self.card_named(name, where)
         if isinstance(card, str):
             return card
         src = self.images.get(card.id)
         if src is None:
-            return self._problem(
+            return self.problem(
                 *where, "rulebook-card-face", f"'{name}' has no face (no template applies)"
             )
-        width = self.sizes.get(card.id, (180.0, 252.0))[0] * PT_MM * CARD_SCALE
-        return (
-            f'<span class="card-figure" style="width:{width:.2f}mm"><img class="card" src="{src}" '
-            f'alt="{_esc(card.name)}"><span class="caption">{_esc(typographic(card.name))}</span>'
-            "</span>"
+        caption = typographic(card.name)
+        figures = [] if side == "second" else [(card.id, card.name, caption)]
+        if side != "front":
+            if card.id + SECOND not in self.images:
+                return self.problem(
+                    *where,
+                    "rulebook-card-side",
+                    f"'{name}' has no second side (its faces.yaml rule has no `second:`)",
+                    f'show its front: card("{name}")',
+                )
+            said = self.words.said("second_side", name=caption)
+            figures.append((card.id + SECOND, said, said))
+        return "".join(
+            f'<span class="card-figure" style="width:{self._width(key):.2f}mm"><img class="card" '
+            f'src="{self.images[key]}" alt="{_esc(alt)}"><span class="caption">{_esc(said)}'
+            "</span></span>"
+            for key, alt, said in figures
         )
 
-    def figure_width(self, name: Any) -> float:
-        """The width in mm of a card's figure (card_html's), a poker card's when there is none."""
+    def _width(self, key: str) -> float:
+        return self.sizes.get(key, (180.0, 252.0))[0] * PT_MM * CARD_SCALE
+
+    def figure_width(self, name: Any, side: str = "front") -> float:
+        """The width in mm of a card's figure (card_html's), a poker card's when there is none;
+        both sides: the two, and the 4 mm between them."""
         card = self.find(str(name))
-        return self.sizes.get(card.id if card else "", (180.0, 252.0))[0] * PT_MM * CARD_SCALE
+        key = card.id if card else ""
+        if side == "both":
+            return self._width(key) + 4 + self._width(key + SECOND)
+        return self._width(key + SECOND if side == "second" else key)
 
     def card_row_height(self, names: list[Any]) -> float:
         """The height in pt a row of these cards takes at CARD_SCALE (the tallest card and its
@@ -199,14 +221,15 @@ class Directives:
         tallest = 0.0
         for name in names:
             card = self.find(str(name))
-            if card is not None and card.id in self.sizes:
-                tallest = max(tallest, self.sizes[card.id][1] * CARD_SCALE)
+            for key in (card.id, card.id + SECOND) if card is not None else ():
+                if key in self.sizes:
+                    tallest = max(tallest, self.sizes[key][1] * CARD_SCALE)
         return tallest + 13.0
 
     def keyword_html(self, name: str, where: tuple[str, int]) -> str:
         kw = self.model.keyword(str(name))
         if kw is None:
-            return self._problem(
+            return self.problem(
                 *where,
                 "rulebook-unknown-keyword",
                 f"no keyword '{name}' in the glossary",
@@ -215,6 +238,24 @@ class Directives:
         return f'<strong class="kw">{_esc(kw.name)}</strong>'
 
     def glossary_html(self, where: tuple[str, int]) -> str:
+        """The model's keywords, A to Z, each with its reminder and rules; none is a finding (the
+        page would show a heading over nothing)."""
+        if not self.model.keywords:
+            message = "the glossary is empty: game.yaml declares no keywords"
+            self.findings.append(
+                Finding(
+                    where[0],
+                    where[1],
+                    1,
+                    Severity.WARNING,
+                    "rulebook-glossary-empty",
+                    None,
+                    message,
+                    "declare them in game.yaml (keywords: [{name: Guard, reminder: …}]), or "
+                    "remove the glossary() line",
+                )
+            )
+            return f'<span class="problem">{_esc(message)}</span>'
         items = []
         for kw in sorted(self.model.keywords, key=lambda k: k.name.lower()):
             parts = []
@@ -278,84 +319,13 @@ class Directives:
     def anatomy_html(
         self, name: str, labels: dict[str, Any] | None = None, where: tuple[str, int] = ("", 0)
     ) -> str:
-        """A card with numbered callouts. `labels` maps template element ids to the numbers of the
-        chapter's own numbered list (one source: the list is the legend), or to label texts (the
-        figure then prints its own legend, numbered in the order given)."""
-        card = self._card(name, where)
-        if isinstance(card, str):
-            return card
-        if card.id not in self.images:
-            return self._problem(*where, "rulebook-card-face", f"'{name}' has no face")
-        face = self.studio.prepare(card, 0.0)[0]
-        boxes = element_boxes(face)
-        labels = labels or {eid: eid.replace("-", " ").capitalize() for eid in _labelled(face)}
-        if not isinstance(labels, dict):
-            return self._problem(
-                *where, "rulebook-anatomy", "anatomy(NAME, {element: number or label, …})"
-            )
-        numbered: list[tuple[str, int]] = []
-        legend: list[str] | None = None
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in labels.values()):
-            chapter = self._chapter
-            items = ordered_list(chapter.body, where[1] - chapter.first_line) if chapter else []
-            if not items:
-                return self._problem(
-                    *where,
-                    "rulebook-anatomy",
-                    "the figure's numbers refer to the chapter's "
-                    "numbered list, and the chapter has none",
-                )
-            for eid, number in labels.items():
-                if not 1 <= number <= len(items):
-                    self._problem(
-                        *where,
-                        "rulebook-anatomy",
-                        f"'{eid}' is numbered {number}; the chapter's list has {len(items)} items",
-                    )
-                else:
-                    numbered.append((eid, number))
-            for n in sorted(set(range(1, len(items) + 1)) - {n for _, n in numbered}):
-                self._problem(
-                    *where,
-                    "rulebook-anatomy",
-                    f"item {n} of the chapter's list ('{items[n - 1][:40]}') "
-                    f"has no callout in the figure",
-                )
-        else:
-            legend = []
-            for n, (eid, label) in enumerate(labels.items(), 1):
-                numbered.append((eid, n))
-                legend.append(self.symbols(_esc(typographic(str(label)))))
-        rule = self.studio.faces.for_card(card)
-        written = {e.id for e in rule.front.elements} if rule is not None else set()
-        for eid, _ in numbered:
-            if eid in boxes:
-                continue
-            if eid in written:  # its `when:` is false here, or it has nothing to draw
-                self._problem(
-                    *where,
-                    "rulebook-anatomy",
-                    f"element '{eid}' is not drawn on {card.name or card.id} (its when: is false "
-                    "for this card, or it has nothing to draw)",
-                    "point at it on a card that shows it",
-                )
-                continue
-            self._problem(
-                *where,
-                "rulebook-anatomy",
-                f"the card's template has no element '{eid}'",
-                did_you_mean(eid, list(boxes)),
-            )
-        targets = place(face, [(e, n) for e, n in numbered if e in boxes], boxes)
-        drawn = figure(face, self.images[card.id], typographic(card.name), targets, legend)
-        self.figures += 1
-        mark = f'<div class="anatomy" data-figure="{self.figures}">'
-        return drawn.replace('<div class="anatomy">', mark, 1) + END
+        """A card with numbered callouts (rulebook.anatomy.anatomy_figure)."""
+        return anatomy_figure(self, name, labels, where)
 
 
 # each directive as it is written, and how many arguments it takes (at least, at most)
 USAGE: dict[str, tuple[str, int, int]] = {
-    "card": ('card("Card name")', 1, 1),
+    "card": ('card("Card name")', 1, 2),
     "glossary": ("glossary()", 0, 0),
     "components": ('components(["12 tokens", "a rulebook"])', 0, 1),
     "cost_legend": ("cost_legend()", 0, 0),
@@ -371,6 +341,11 @@ def _arguments_problem(name: str, args: tuple[Any, ...], least: int, most: int) 
     if not least <= len(args) <= most:
         takes = f"{least}" if least == most else f"{least} or {most}"
         return f"{name}() takes {takes} argument{'s' * (most != 1)}, not {len(args)}"
+    if name == "card" and len(args) == 2 and args[1] not in SIDES:
+        return (
+            f"card()'s second argument is the side to show, {' or '.join(SIDES)}; "
+            f"not {str(args[1])[:40]!r}"
+        )
     if name == "components" and args:
         extra = args[0]
         if not isinstance(extra, (list, tuple)) or not all(isinstance(v, str) for v in extra):
@@ -386,7 +361,16 @@ def _styled(style: int, piece: str) -> str:
 
 def directive_cards(content: Directives, chapters: list[Chapter]) -> list[Card]:
     """Every card a directive names (found ones), so their faces can be rendered in one batch."""
-    cards = []
+    return [card for card, _ in _named(content, chapters)]
+
+
+def second_side_cards(content: Directives, chapters: list[Chapter]) -> list[Card]:
+    """The cards whose second side a card("Name", "second" or "both") directive shows."""
+    return [card for card, side in _named(content, chapters) if side in ("second", "both")]
+
+
+def _named(content: Directives, chapters: list[Chapter]) -> list[tuple[Card, str]]:
+    found = []
     for ch in chapters:
         for m in DIRECTIVE.finditer(ch.body):
             if m.group(1) in ("card", "anatomy"):
@@ -396,13 +380,6 @@ def directive_cards(content: Directives, chapters: list[Chapter]) -> list[Card]:
                     continue
                 card = content.find(str(args[0])) if args else None
                 if card is not None:
-                    cards.append(card)
-    return cards
-
-
-def _labelled(face) -> list[str]:  # type: ignore[no-untyped-def]
-    return [
-        op.props["_id"]
-        for op in face.ops
-        if op.type in ("text", "icons", "badge") and op.props.get("_id")
-    ]
+                    side = str(args[1]) if m.group(1) == "card" and len(args) > 1 else "front"
+                    found.append((card, side))
+    return found

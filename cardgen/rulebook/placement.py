@@ -1,6 +1,7 @@
 """Turn chapter lines of card directives into figures (rows of cards at one scale, rounded to whole
 lines of the grid), and a laid-out book into better places for them: a figure WeasyPrint pushed to
-the next page, leaving a hole (it takes the text after it along), moves below the next paragraph."""
+the next page, leaving a hole (it takes the text after it along), moves below the next paragraph;
+and the cover's cards into a fan at their true relative sizes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .directives import DIRECTIVE, END
+from .anatomy import END
+from .directives import DIRECTIVE
 
 HOLE = 0.15  # a page whose content ends this share of its text area above the bottom has a hole
 _NEXT_BLOCK = re.compile(r"\s*<(p|ul|ol)\b")
@@ -185,13 +187,15 @@ def card_row(line: str) -> list[re.Match[str]] | None:
     return found if found and all(m.group(1) == "card" for m in found) else None
 
 
-def card_name(raw: str) -> str | None:
-    """The card a directive's arguments name, when they are a literal."""
+def card_args(raw: str) -> tuple[str | None, str]:
+    """The card a directive's arguments name, when they are a literal, and the side it shows
+    (front, second, both)."""
     try:
-        args = ast.literal_eval(f"({raw},)") if raw.strip() else ()
+        args: tuple[Any, ...] = ast.literal_eval(f"({raw},)") if raw.strip() else ()
     except (ValueError, SyntaxError):
-        return None
-    return str(args[0]) if args else None
+        return None, "front"
+    side = str(args[1]) if len(args) > 1 else "front"
+    return (str(args[0]) if args else None), side
 
 
 @dataclass
@@ -243,3 +247,25 @@ def _lines(height: float) -> int:
 def joins(figure: Figure | None, out: list[str]) -> bool:
     """Whether a row of cards joins the figure before it: only blank lines stand between them."""
     return figure is not None and all(not line.strip() for line in out[figure.out_index + 1 :])
+
+
+# the cover's fan (book.css): each card's centre, in vw from the page's centre, by how many cards
+FAN_CENTRES = {1: (0.0,), 2: (-11.0, 11.0), 3: (-21.0, 0.0, 21.0)}
+# vw: the widest and tallest a cover card may be (a poker card is 24 x 33.5), and the fan's middle
+FAN_WIDTH, FAN_HEIGHT, FAN_MIDDLE = 30.0, 33.5, 18.25
+
+
+def cover_styles(sizes: list[tuple[float, float]]) -> list[str]:
+    """Each cover card's inline style, so cards of different sizes keep their true relative size (a
+    mini card smaller than a poker card beside it): all at one scale, the largest fitting the fan,
+    each centred on the fan's middle line. Cards all of one size need none (book.css sizes them),
+    and get ''."""
+    if len(set(sizes)) <= 1:
+        return [""] * len(sizes)
+    scale = min(FAN_WIDTH / max(w for w, _ in sizes), FAN_HEIGHT / max(h for _, h in sizes))
+    centres = FAN_CENTRES.get(len(sizes), FAN_CENTRES[3])
+    return [
+        f"width: {w * scale:.2f}vw; margin-left: {centre - w * scale / 2:.2f}vw; "
+        f"top: {FAN_MIDDLE - h * scale / 2:.2f}vw"
+        for (w, h), centre in zip(sizes, centres)
+    ]

@@ -7,7 +7,7 @@ import json
 import textwrap
 
 from ..load.yamlemit import double_quoted
-from .infer import Column, Inferred, fold
+from .infer import Column, Inferred
 from .infer_cost import COST_HEADERS, CostGuess, cost_yaml
 from .infer_editions import editions_yaml
 
@@ -164,10 +164,8 @@ def _spec(col: Column) -> list[str]:
         out += [f"min: {col.minimum}", f"max: {col.maximum}"]
     if col.required:
         out.append("required: true")
-    if col.header != col.field and not (col.kind == "copies" and fold(col.header) == "copies"):
-        out.append(
-            f"label: {scalar(col.header, True)}"
-        )  # the sheet's header: `sheet pull` reads it
+    if col.header != col.field:  # the sheet's header: `sheet pull` reads it, a push writes it
+        out.append(f"label: {scalar(col.header, True)}")
     if col.role:
         out.append(f"role: {col.role}")
     return out

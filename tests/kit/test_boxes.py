@@ -299,3 +299,22 @@ def test_validate_reports_what_the_default_print_runs_boxes_find(
     monkeypatch.setattr(options, "A4", STANDARD["a5"])
     (finding,) = [f for f in beyond_faces(studio) if f.code == "box-too-large"]
     assert "main box (228 cards" in finding.message
+
+
+def test_a_command_reports_the_boxes_it_made_not_the_default_runs(
+    bundled: dict, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A box too large for validate's default paper but made on the command's (build, box
+    --paper) is not reported; one too large for the command's paper is reported once."""
+    from cardgen.core import options
+    from cardgen.jobs.findings import all_findings, with_own_boxes
+
+    studio = bundled["power-trip"]
+    monkeypatch.setattr(options, "A4", STANDARD["a5"])  # the default run's main box: too large
+    found = all_findings(studio)
+    assert [f.code for f in found].count("box-too-large") == 1
+    made = plan_boxes(studio, STANDARD["a3"], BoxOptions())
+    assert not [f for f in with_own_boxes(found, made.findings) if f.code == "box-too-large"]
+    small = plan_boxes(studio, STANDARD["a5"], BoxOptions())
+    again = [f for f in with_own_boxes(found, small.findings) if f.code == "box-too-large"]
+    assert len(again) == 1 and "main box (228 cards" in again[0].message

@@ -44,6 +44,37 @@ def test_players_scale_the_starting_decks_and_say_the_arithmetic(market) -> None
     )
 
 
+@pytest.mark.parametrize(
+    ("written", "seats", "finding"),
+    [
+        ("2-4", 4, None),  # the box holds the most players' starting decks
+        ("2 – 3", 3, None),
+        ("3", 3, None),
+        ("2", 2, None),
+        ("4-2", 1, "model-value"),  # dropped, said where it stands: the run is for 1
+        ("two", 1, "model-type"),
+        ("0", 1, "model-value"),
+    ],
+)
+def test_game_players_sets_the_print_runs_players(
+    tmp_path, written: str, seats: int, finding: str | None
+) -> None:
+    import shutil
+
+    shutil.copytree(MARKET, tmp_path / "ws")
+    model = tmp_path / "ws" / "rules" / "market" / "game.yaml"
+    text = model.read_text(encoding="utf-8")
+    model.write_text(text.replace("game:\n", f"game:\n  players: {written}\n", 1))
+    loaded = load_game(Workspace.find(tmp_path / "ws"), "market")
+    found = [(f.file, f.line, f.code) for f in loaded.findings]
+    assert found == ([("rules/market/game.yaml", 4, finding)] if finding else [])  # its line
+    counts = dict((c.id, n) for c, n in print_run(loaded.catalog, loaded.model))
+    assert counts["coin"] == 12 + 7 * seats
+    # asked for on the command line, the players are those asked for
+    asked = dict((c.id, n) for c, n in print_run(loaded.catalog, loaded.model, 1))
+    assert asked["coin"] == 12 + 7
+
+
 @pytest.mark.parametrize("players", [0, -1, 10_001])
 def test_players_out_of_range_is_a_usage_error(market, players: int) -> None:
     with pytest.raises(CardgenError, match="--players must be between 1 and 10,000"):

@@ -52,6 +52,8 @@ def test_a_whole_number_cost_is_the_cost_everywhere_and_0_counts(
     monkeypatch.setattr(charts, "cost_curve", kept)
     page = build_report(studio, [], ws.output_dir("market") / "report")
     assert "cost-curve" in page.read_text(encoding="utf-8")
+    # a game without a faction role is not told of factions (the designer's trial #3)
+    assert "faction" not in page.read_text(encoding="utf-8").lower()
     (curve,) = drawn
     costs = sum(curve.values(), Counter())
     prices = Counter(card.get("price") for card in studio.designs())

@@ -411,6 +411,29 @@ def test_push_writes_the_sheets_own_headers_and_one_copies_column(tmp_path: Path
         assert {p: p.read_bytes() for p in before} == before
 
 
+def test_a_copies_header_keeps_its_own_spelling_in_a_push(tmp_path: Path) -> None:
+    """'Copies' stays 'Copies' (the designer's trial #3: a push wrote 'copies')."""
+    from cardgen.core.workspace import Workspace
+    from cardgen.jobs.sheet import pull_sheet, push_sheet
+
+    sheet = tmp_path / "piles.csv"
+    sheet.write_text(
+        "Name,Text,Copies\r\n" + "".join(f"Pile {n},Gain {n}.,{n + 1}\r\n" for n in range(4)),
+        encoding="utf-8",
+    )
+    root = tmp_path / "studio"
+    root.mkdir()
+    scaffold_from_sheet(root, "piles", sheet)
+    model = yaml.safe_load((root / "rules/piles/game.yaml").read_text(encoding="utf-8"))
+    assert model["fields"]["copies"]["label"] == "Copies"
+    ws = Workspace(root)
+    out = root / "pushed.csv"
+    push_sheet(ws, "piles", out)
+    assert out.read_text(encoding="utf-8-sig").splitlines()[0].split(",")[-1] == "Copies"
+    result, plan = pull_sheet(ws, "piles", str(out))
+    assert plan.changes == [] and not result.failed()
+
+
 def test_a_title_row_and_a_merged_header_in_new_and_pull(tmp_path: Path) -> None:
     import openpyxl
 
