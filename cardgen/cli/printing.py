@@ -86,7 +86,7 @@ from .core import (
     "--players",
     type=click.IntRange(1, 10_000),
     help="Print copies that grow with the players (role per-player) for this many (default: the "
-    "model's draft.players, else 1).",
+    "model's draft.players, else game.players' most, else 1).",
 )
 @WATCH
 @strict_option
@@ -182,7 +182,8 @@ def sheets(
     "--players",
     type=click.IntRange(1, 10_000),
     help="With --to tts, tgc, mpc or dtc: export copies that grow with the players (role "
-    "per-player) for this many, as sheets --players (default: the model's draft.players, else 1).",
+    "per-player) for this many, as sheets --players (default: the model's draft.players, else "
+    "game.players' most, else 1).",
 )
 @edition_option
 @click.pass_context

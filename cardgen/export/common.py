@@ -56,9 +56,10 @@ def items_for(
     studio: Studio, deck: Path | None, bleed: float | None = None, players: int | None = None
 ) -> tuple[list[ExportItem], list[str]]:
     """The print run (collation) for `players` players (default: the model's draft.players, else
-    1; copies = base + per-player × players, as on the sheets) and each design's `also:` faces
-    once, or exactly a deck list's cards; each with its front and back face. With them, what the
-    summary says of the print run (the arithmetic of copies that grow with the players)."""
+    game.players' most, else 1; copies = base + per-player × players, as on the sheets) and each
+    design's `also:` faces once, or exactly a deck list's cards; each with its front and back face.
+    With them, what the summary says of the print run (the arithmetic of copies that grow with the
+    players)."""
     if deck is not None and players is not None:
         raise CardgenError("--players scales the print run; a deck list (--deck) gives its counts")
     opts = SheetOptions(copies="deck" if deck else "collation", deck=deck, players=players)

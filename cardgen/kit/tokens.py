@@ -92,7 +92,7 @@ def _finding(model: GameModel, loc: tuple[int, int], code: str, message: str, hi
 
 def load_tokens(studio: Studio, players: int | None = None) -> TokenSet:
     """The model's components that have a shape, as tokens for `players` players (default: the
-    model's draft.players, else 1), their faces prepared."""
+    model's draft.players, else game.players' most, else 1), their faces prepared."""
     model = studio.model
     shaped = [c for c in model.components if c.shape]
     if not shaped:

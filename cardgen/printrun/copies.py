@@ -30,8 +30,9 @@ def collation_run(
     catalog: Catalog, model: GameModel, players: int | None = None
 ) -> tuple[list[tuple[Card, int]], list[str]]:
     """The collation's print run for `players` players (default: the model's draft.players, else
-    1) and, when some cards' copies grow with the players, one summary line of the arithmetic
-    ('print run for 4 players: 40 Coin = 7 × 4 players + 12 in the supply; …')."""
+    game.players' most, else 1) and, when some cards' copies grow with the players, one summary
+    line of the arithmetic ('print run for 4 players: 40 Coin = 7 × 4 players + 12 in the supply;
+    …')."""
     from ..model.collation import counted_run, run_arithmetic
 
     counted = counted_run(catalog, model, players)
