@@ -209,3 +209,10 @@ def test_a_card_figure_shows_its_second_side_on_request(tmp_path: Path) -> None:
     assert found == [(line + 2, "rulebook-card-side"), (line + 2, "rulebook-directive")]
     widths = sorted(r - left for page in read(book.pdf)[1:] for left, _, r, _ in page.figures)
     assert len(widths) == 3 and max(widths) / min(widths) < 1.02  # three poker-sized faces
+    # validate says the same of the chapter, without printing it (the designer's trial #4: it
+    # took every second side for missing)
+    from cardgen.project.studio import open_studio
+    from cardgen.rulebook.lint import rulebook_findings
+
+    linted = rulebook_findings(open_studio(Workspace.find(root), "deckbuilder"))
+    assert [(f.line, f.code) for f in linted if f.code.startswith("rulebook-")] == found

@@ -13,7 +13,8 @@ from pathlib import Path
 from ..core.errors import Finding
 from ..load.plaindata import findings_from_plain, findings_to_plain
 from ..project.studio import Studio
-from .content import BookContent, directive_cards
+from .content import BookContent, directive_cards, second_side_cards
+from .directives import SECOND
 from .glyphs import glyph_findings, style_sheet
 from .source import Chapter, book_languages, read_book
 
@@ -33,6 +34,9 @@ def rulebook_findings(studio: Studio) -> list[Finding]:
     for card in directive_cards(content, chapters):
         if studio.faces.for_card(card) is not None:
             content.images[card.id] = ""  # a face exists; its picture is only needed to print
+    for card in second_side_cards(content, chapters):
+        if studio.own_back(card):  # its second side too (card("Name", "both"))
+            content.images[card.id + SECOND] = ""
     finished = Finished(ws.output_dir(game) / ".cache" if (ws.root / "output").is_dir() else None)
     # in the order the build expands them (the book's element budget is spent in that order)
     for cid, chapter in [

@@ -42,6 +42,17 @@ COPIES_HEADERS = (
     "no_of_copies",
     "copy_count",
 )
+# the copies each player's starting deck adds (a deckbuilder's Copper): an empty cell is none
+PER_PLAYER_HEADERS = (
+    "start",
+    "starting",
+    "starter",
+    "per_player",
+    "each_player",
+    "starting_deck",
+    "start_deck",
+    "starting_copies",
+)
 COST_ROLE_HEADERS = ("cost", "mana", "mana_cost", "price", "energy", "energy_cost", "play_cost")
 ROLE_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
     "enum": {
@@ -53,6 +64,7 @@ ROLE_HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
         Role.ATTACK: ("attack", "power", "atk", "strength", "str", "damage"),
         Role.HEALTH: ("health", "hp", "defense", "defence", "toughness", "life"),
         Role.COST: COST_ROLE_HEADERS,
+        Role.PER_PLAYER: PER_PLAYER_HEADERS,
     },
     "int-or-x": {Role.COST: COST_ROLE_HEADERS},
     "text": {
@@ -162,10 +174,15 @@ def infer(tables: Sequence[TableLike], untitled: str = "cards") -> Inferred:
             fields.append((i, name))
             columns.setdefault(name, Column(name, text or letter, f"column {letter} of {title}"))
         placed.append((title, fields, rows))
-    values: dict[str, list[Value]] = {}
+    values: dict[str, list[Value]] = {name: [] for name in columns}
     for _, fields, rows in placed:
-        for i, f in fields:
-            values.setdefault(f, []).extend(r[i] for r in rows)
+        given = dict((f, i) for i, f in fields)
+        for f, found in values.items():  # a tab without the column: its cards have no value
+            at = given.get(f)
+            if at is None:
+                found.extend([None] * len(rows))
+            else:
+                found.extend(r[at] for r in rows)
     _choose_special(columns, values)
     for col in columns.values():
         _infer_column(col, values.get(col.field, []))
@@ -233,8 +250,8 @@ def _infer_column(col: Column, values: list[Value]) -> None:
         col.why = "each card's id (not a field: cardgen matches cards by it)"
         return
     ints = [as_int(v) for v in got]
-    if col.kind == "copies":
-        col.minimum, col.maximum = 0, max(max(int(i or 0) for i in ints), 1)
+    if col.kind == "copies":  # no most: a print run may grow (game.yaml can set one)
+        col.minimum = 0
         col.why = "how many copies of each card one print run has (`role: copies`)"
         return
     if not got:
@@ -302,6 +319,10 @@ def _assign_roles(columns: list[Column]) -> None:
                 col.role = role
                 taken.add(role)
                 break
+    for col in columns:
+        if col.role == Role.PER_PLAYER:  # none in a starting deck is 0, not a missing value
+            col.required, col.minimum = False, 0
+            col.why = "how many copies of it each player's starting deck adds (`role: per-player`)"
     pictures = [c for c in columns if c.kind == "image"]
     if pictures:  # the first column of pictures is the art the front shows
         pictures[0].role = "art"

@@ -160,8 +160,10 @@ def _spec(col: Column) -> list[str]:
     out = [f"type: {kind}"]
     if col.kind in ("enum", "list"):
         out.append(f"vocab: {col.field}")
-    if col.kind in ("integer", "copies", "int-or-x"):
+    if col.kind in ("integer", "int-or-x"):
         out += [f"min: {col.minimum}", f"max: {col.maximum}"]
+    elif col.kind == "copies":  # no most: a print run may grow
+        out.append("min: 0")
     if col.required:
         out.append("required: true")
     if col.header != col.field:  # the sheet's header: `sheet pull` reads it, a push writes it

@@ -16,7 +16,7 @@ from cardgen.core.errors import CardgenError
 from cardgen.jobs.new import scaffold_from_sheet
 from cardgen.load.card import slug
 from cardgen.sheet.infer import infer
-from cardgen.sheet.infer_yaml import cards_yaml
+from cardgen.sheet.infer_yaml import _spec, cards_yaml
 from cardgen.sheet.read import Cell, Table, Value, read_tables
 
 from ..placed import placed_faces
@@ -48,7 +48,8 @@ MESSY_FIELDS = {
     "flavor_text": {"type": "text", "label": "flavor text", "role": "flavor"},
     "atk": {"type": "integer", "min": 0, "max": 6, "label": "ATK", "role": "attack"},
     "hp": {"type": "integer", "min": 1, "max": 7, "label": "HP", "role": "health"},
-    "copies": {"type": "integer", "min": 0, "max": 3, "label": "Qty", "role": "copies"},
+    # no most: a print run may grow (the designer's trial #4 could not print a fourth copy)
+    "copies": {"type": "integer", "min": 0, "label": "Qty", "role": "copies"},
     "power_level": {
         "type": "integer",
         "min": 0,
@@ -248,7 +249,6 @@ def test_edge_columns_still_make_a_game_that_validates_clean(tmp_path: Path) -> 
     assert model["fields"]["copies"] == {
         "type": "integer",
         "min": 0,
-        "max": 1,
         "label": "Qty",
         "role": "copies",
     }
@@ -271,10 +271,12 @@ def test_several_sheets_make_one_card_file_each() -> None:
         ("Creatures", ["wolf", "bear"]),
         ("Spells", ["zap", "wolf-2"]),
     ]
-    assert [(c.field, c.kind, c.filled, c.rows) for c in made.columns] == [
-        ("name", "name", 4, 4),
-        ("power", "integer", 2, 2),
-        ("rules", "text", 2, 2),
+    # a column of one tab is on that tab's cards only: not required of all four (the designer's
+    # trial #4: five tabs of their own columns, 154 missing-field errors)
+    assert [(c.field, c.kind, c.filled, c.rows, c.required) for c in made.columns] == [
+        ("name", "name", 4, 4, True),
+        ("power", "integer", 2, 4, False),
+        ("rules", "text", 2, 4, False),
     ]
 
 
@@ -639,3 +641,26 @@ def test_only_a_typing_slip_is_taken_for_one() -> None:
     assert stray_words([*numbers, "two"], [*map(int, numbers), None]) == ["two"]
     for other in ("2.5", "-", "*"):
         assert stray_words([*numbers, other], [*map(int, numbers), None]) is None, other
+
+
+def test_a_start_column_is_each_players_starting_copies() -> None:
+    """'Start' (the designer's trial #4): role per-player, 0 at least, never required; the copies
+    column has no most, so a print run may grow."""
+    made = infer(
+        [
+            table(
+                "Cards",
+                ["Name", "Qty", "Start"],
+                [["Copper", 12, 7], ["Estate", 8, 3], ["Market", 10, None]],
+            )
+        ]
+    )
+    start = next(c for c in made.columns if c.field == "start")
+    assert (start.kind, start.role, start.minimum, start.required) == (
+        "integer",
+        "per-player",
+        0,
+        False,
+    )
+    copies = next(c for c in made.columns if c.role == "copies")
+    assert copies.minimum == 0 and "max: " not in " ".join(_spec(copies))
