@@ -140,7 +140,7 @@ def test_disguised_art_is_an_image_unreadable_finding_at_the_cards_art(
     names = list(DISGUISED)[start : start + len(CARDS)]
     lines = give_art(scratch_ws, {name: DISGUISED[name][0] for name in names})
     expected = [
-        f"cards/clean/cards.yaml:{lines[name]}:3: warning[image-unreadable] {card}: image "
+        f"cards/clean/cards.yaml:{lines[name]}:3: error[image-unreadable] {card}: image "
         f"'art/{name}' "
         f"is not a picture cardgen can read: {DISGUISED[name][1]} (cardgen reads PNG, JPEG, WebP, "
         "GIF and "
@@ -153,7 +153,7 @@ def test_disguised_art_is_an_image_unreadable_finding_at_the_cards_art(
 def test_svg_art_says_it_is_an_svg_drawing(scratch_ws: Workspace) -> None:
     lines = give_art(scratch_ws, {"drawing.png": SVG})
     assert image_findings(scratch_ws) == [
-        f"cards/clean/cards.yaml:{lines['drawing.png']}:3: warning[image-unreadable] ember-guard: "
+        f"cards/clean/cards.yaml:{lines['drawing.png']}:3: error[image-unreadable] ember-guard: "
         "image "
         "'art/drawing.png' is an SVG drawing: card art must be PNG, JPEG, WebP, GIF or TIFF "
         "(export it as PNG)"
@@ -234,7 +234,7 @@ def test_art_that_changed_after_the_check_is_drawn_as_missing(scratch_ws: Worksp
     )
     assert [p for p in redrawn if isinstance(p, tuple) and p[0] == "I"] == []
     assert any(
-        isinstance(p, tuple) and p[0] == "T" and "missing art: art.png" in p[1][0][3]
+        isinstance(p, tuple) and p[0] == "T" and "unusable art: art.png" in p[1][0][3]
         for p in redrawn
     )
     images = [op for op in flatten(front).ops if op.type == "image"]
@@ -341,9 +341,11 @@ def test_a_build_with_disguised_pictures_everywhere_never_runs_ghostscript(
         )
         assert not record.exists(), (python[0], args, record.read_text())
         assert "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
-        assert done.returncode == (1 if args[0] == "build" else 0), done.stdout + done.stderr
+        # a picture given but unusable is an error of its card: every command that ships the
+        # card's face exits 1 by it
+        assert done.returncode == 1, done.stdout + done.stderr
     assert (
-        "warning[image-unreadable]"
+        "error[image-unreadable]"
         in (scratch_ws.output_dir("clean") / "validation.txt").read_text()
     )
 

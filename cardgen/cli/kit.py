@@ -45,7 +45,8 @@ BOX_PAPER = click.option(
 @click.option(
     "--players",
     type=click.IntRange(1, 10_000),
-    help="Count the cards that grow with the players for this many (default: draft.players).",
+    help="Count the cards that grow with the players for this many (default: draft.players, else "
+    "game.players' most, else 1).",
 )
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: output/GAME/box.pdf."
@@ -95,7 +96,7 @@ def box(
     "--players",
     type=click.IntRange(1, 10_000),
     help="Print the tokens each player gets (per_player) for this many (default: draft.players, "
-    "else 1).",
+    "else game.players' most, else 1).",
 )
 @click.option(
     "--out",
@@ -133,7 +134,7 @@ def tokens(
 @click.option(
     "--players",
     type=click.IntRange(1, 10_000),
-    help="As the build was made for (default: draft.players, else 1).",
+    help="As the build was made for (default: draft.players, else game.players' most, else 1).",
 )
 @strict_option
 @click.pass_context

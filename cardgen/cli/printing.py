@@ -268,7 +268,8 @@ def export(
     "--players",
     type=click.IntRange(1, 10_000),
     help="Players: draft night packs, and the copies that grow with the players (role "
-    "per-player) on the sheets and in the exports (default: the model's draft.players).",
+    "per-player) on the sheets and in the exports (default: the model's draft.players, else "
+    "game.players' most, else 1).",
 )
 @click.option(
     "--seed",

@@ -22,6 +22,7 @@ from ..sheet.push import build_tables, csv_bytes, xlsx_bytes
 from ..sheet.read import read_tables
 from ..sheet.settings import sheet_settings
 from ..sheet.source import read_sources
+from ..sheet.synced import agreed_values, load_synced, only_unique, save_synced
 
 
 def _load(ws: Workspace, game: str) -> tuple[GameModel, LoadedGame]:
@@ -65,6 +66,7 @@ def pull_sheet(
         cards_dir,
         ws.shown(cards_dir),
         prune=prune,
+        synced=load_synced(ws.shared_dir(game), shown),
     )
     plan.findings = plan.read(read_findings) + source_findings + plan.findings
     if not plan.rows and not any(f.code in TABLE_UNREAD for f in read_findings):
@@ -94,6 +96,10 @@ def pull_sheet(
         return JobResult(findings=found, notes=notes, text=text), plan
     written = write_plan(plan)
     save_cells(ws.shared_dir(game), shown, plan.cells)
+    agreed = {**(plan.synced or {})}
+    for card_id, values in plan.agreed.items():
+        agreed[card_id] = {**agreed.get(card_id, {}), **values}
+    save_synced(ws.shared_dir(game), shown, only_unique(agreed, sources))
     outputs = [Output(plan.writes[s][0].path, "cards pulled from the sheet") for s in written]
     found = sort_findings(plan.findings)
     if validate:
@@ -206,6 +212,8 @@ def push_sheet(ws: Workspace, game: str, to: Path) -> JobResult:
 
         data = ods_bytes(tables, model)
     write_atomic(to, data)
+    values = agreed_values(sources, model, settings.separator)
+    save_synced(ws.shared_dir(game), _shown(ws, str(to)), values)
     cards = sum(len(t.rows) for t in tables)
     sheets = "" if suffix == ".csv" else f" in {len(tables)} sheet{'s' * (len(tables) != 1)}"
     return JobResult(

@@ -17,15 +17,14 @@ from . import geometry, imagefile
 from . import richtext as rt
 from .context import context, is_true
 from .facetext import missing_glyphs, text_at, text_findings
-from .fonts import FontSet
+from .fonts import FontSet, font_digest
 from .guards import art_guards, badge_guards, cost_row_guards, text_guards, unprinted_clauses
 from .pen import Recordings
 from .placing import face_frame, place_element
-from .prepared import FaceStore, Op, PreparedFace
+from .prepared import FaceStore, Op, PreparedFace, anchor_of
 from .template import Element, Template, as_length
 from .values import cost_sequence, typed
 
-_FONT_DIGESTS: Memo[str] = Memo(1024)
 FITS_KEPT = 20_000  # texts a renderer keeps fitted (the most recently used)
 FITS_KEPT_ONCE = 4_000  # in a one-off run: the texts that repeat stay, the rest need not
 # laid-out elements by (element as written, what it reads): a template saved with one element
@@ -35,14 +34,6 @@ _ELEMENTS: Memo[tuple[Op | None, tuple[Finding, ...]]] = Memo(20_000)
 # nothing else (not the face's bleed, not the other vars), so a face laid out again (another bleed,
 # a template saved with another var changed) renders none of its vars again
 _VARS: Memo[Any] = Memo(50_000)
-
-
-def font_digest(path: Path) -> str:
-    """A font file's content digest, read once per process for each (path, size, time) it is seen
-    with."""
-    return _FONT_DIGESTS.get(
-        file_stamp(path), lambda: hashlib.sha1(path.read_bytes()).hexdigest()[:16]
-    )
 
 
 class FaceRenderer:
@@ -389,11 +380,11 @@ class FaceRenderer:
         if problem:
             # a constant src that names no file is one warning at the template's `src`
             # (render.templatecheck), not one on every card
+            # a file given but unusable prints a placeholder: an error; art not made yet, a warning
+            worst = Severity.ERROR if code == "image-unreadable" else Severity.WARNING
             if code != "image-missing" or element.props["src"].compiled is not None:
-                face.findings.append(
-                    Finding(card.file, line, col, Severity.WARNING, code, card.id, problem)
-                )
-            props = {**props, "missing": src}
+                face.findings.append(Finding(card.file, line, col, worst, code, card.id, problem))
+            props = {**props, "missing": src, **({"unusable": True} if found else {})}
         else:
             props = {**props, "path": str(found)}
         if not problem and found is not None:
@@ -403,11 +394,3 @@ class FaceRenderer:
             fit = "cover" if (props.get("fit") or "cover") == "cover" else "contain"
             face.findings += art_guards(self.model.guards, src, pixels, box, fit, card, (line, col))
         return Op("image", box, props)
-
-
-def anchor_of(card: Card) -> tuple:
-    """Where a card and each of its fields stand (PreparedFace.anchor)."""
-    return (
-        card.file,
-        (("", card.line, card.column), *((k, *loc) for k, loc in card.field_locs.items())),
-    )

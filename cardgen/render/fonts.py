@@ -13,7 +13,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..core.errors import CardgenError, Finding, Severity, did_you_mean
+from ..core.paths import file_stamp
 from ..load.yamlio import LocList
+from ..speed.memo import Memo
 from .glyphadvice import named
 from .templatefonts import STEM
 
@@ -319,3 +321,14 @@ def stand_in_fonts(faces: FaceSet, fonts: FontSet, shown_folder: str) -> list[Fi
             if rule.back is not None:
                 rule.back = copies.get(id(rule.back), rule.back)
     return list(findings)
+
+
+_FONT_DIGESTS: Memo[str] = Memo(1024)
+
+
+def font_digest(path: Path) -> str:
+    """A font file's content digest, read once per process for each (path, size, time) it is seen
+    with."""
+    return _FONT_DIGESTS.get(
+        file_stamp(path), lambda: hashlib.sha1(path.read_bytes()).hexdigest()[:16]
+    )

@@ -160,7 +160,10 @@ def opened(source: Path | bytes, formats: tuple[str, ...] = FORMATS) -> Iterator
                 warnings.simplefilter("error", Image.DecompressionBombWarning)
                 im = Image.open(fp, formats=(fmt,))
         except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
-            raise Unreadable("has too many pixels to draw safely: scale it down") from exc
+            raise Unreadable(
+                f"has too many pixels to draw safely (over {MAX_PIXELS // 1_000_000} "
+                "megapixels; a poker card at 1,200 dpi is 4): scale it down"
+            ) from exc
         except (
             OSError,
             ValueError,

@@ -303,6 +303,7 @@ def _paint_missing(
     fonts: FontSet,
     rect: tuple[float, float, float, float],
     name: str,
+    unusable: bool = False,
 ) -> None:
     x, y, w, h = rect
     c.setFillColor(HexColor("#f1e9ea"))
@@ -314,13 +315,14 @@ def _paint_missing(
     stem = next(iter(face.template.fonts.values()))["regular"]
     c.setFillColor(OVERFLOW_RED)
     c.setFont(fonts.name(stem), 6)
-    c.drawCentredString(x + w / 2, y + h / 2 - 2, f"missing art: {name}"[:60])
+    said = "unusable art" if unusable else "missing art"  # a file that cannot be drawn, or none
+    c.drawCentredString(x + w / 2, y + h / 2 - 2, f"{said}: {name}"[:60])
 
 
 def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: GameModel) -> None:
     x, y, w, h = _rect(face, op.box)
     if "missing" in op.props:
-        _paint_missing(c, face, fonts, (x, y, w, h), op.props["missing"])
+        _paint_missing(c, face, fonts, (x, y, w, h), op.props["missing"], "unusable" in op.props)
         return
     press = op.props.get("press_image")  # already CMYK and without alpha (render.press.flatten)
     if press is not None:
@@ -333,7 +335,7 @@ def _paint_image(c: Canvas, op: Op, face: PreparedFace, fonts: FontSet, model: G
             with imagefile.opened(Path(op.props["path"])) as im:
                 iw, ih = im.size
         except imagefile.Unreadable:
-            _paint_missing(c, face, fonts, (x, y, w, h), Path(op.props["path"]).name)
+            _paint_missing(c, face, fonts, (x, y, w, h), Path(op.props["path"]).name, True)
             return
     fit = op.props.get("fit") or "cover"
     path = c.beginPath()

@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol
 from reportlab.lib.colors import HexColor
 
 from ..core.errors import Finding
+from ..load.card import Card
 from . import richtext as rt
 from .template import Template
 from .values import rgb255
@@ -169,3 +170,11 @@ def covers(op: Op, face: PreparedFace) -> bool:
     """Whether an element's box covers the whole card (a background: what shows at the cut)."""
     x, y, w, h = op.box
     return x <= 0 and y <= 0 and x + w >= face.width and y + h >= face.height
+
+
+def anchor_of(card: Card) -> tuple:
+    """Where a card and each of its fields stand (PreparedFace.anchor)."""
+    return (
+        card.file,
+        (("", card.line, card.column), *((k, *loc) for k, loc in card.field_locs.items())),
+    )

@@ -120,8 +120,9 @@ def _flat_ops(face: PreparedFace) -> list[Op]:
                 props["press_image"] = press_image(props["path"], under)
             except (
                 imagefile.Unreadable
-            ):  # changed since the face was prepared: drawn as missing art
+            ):  # changed since the face was prepared: drawn as unusable art
                 props["missing"] = Path(props.pop("path")).name
+                props["unusable"] = True
         fill = (
             rgb255(props.get("fill"))
             if props.get("fill") and op.type in ("rect", "circle", "badge")

@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..core.errors import did_you_mean
+from ..load.card import Card
 from ..model.text import typographic
+from ..project.studio import Studio
 from ..render.prepared import PreparedFace
-
-if TYPE_CHECKING:
-    from .directives import Directives
+from .source import Chapter
 
 PT_MM = 25.4 / 72
 GUTTER = (
@@ -164,6 +164,21 @@ def figure(
         + (f'<ol class="anatomy-legend">{items}</ol>' if legend else "")
         + "</div>"
     )
+
+
+class Directives(Protocol):
+    """What an anatomy figure reads of the book's directives (rulebook.directives.Directives)."""
+
+    studio: Studio
+    images: dict[str, str]
+    figures: int
+    chapter_now: Chapter | None
+
+    def card_named(self, name: Any, where: tuple[str, int]) -> Card | str: ...
+    def problem(
+        self, file: str, line: int, code: str, message: str, hint: str | None = None
+    ) -> str: ...
+    def symbols(self, text: str) -> str: ...
 
 
 def anatomy_figure(

@@ -67,6 +67,10 @@ class PullPlan:
     removed: dict[str, set[int]] = field(default_factory=dict)
     added: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     new_ids: list[str] = field(default_factory=list)  # ids written into new cards, not in the sheet
+    # what the sheet and the card files last agreed on (sheet.synced; None: no record of the
+    # sheet), and what they agree on after this pull: card id -> field -> the cell's text
+    synced: dict[str, dict[str, str]] | None = None
+    agreed: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def intend(self, file: str, index: int, name: str, value: Any) -> None:
         self.intents.setdefault(file, {}).setdefault(index, {})[name] = value

@@ -31,6 +31,7 @@ from .newrows import add_new_cards, new_row
 from .plan import Change, PullPlan, Row, card_finding, finish_plan, shown_value, write_plan
 from .settings import SheetSettings
 from .source import CardFile, SourceCard
+from .synced import judge
 
 __all__ = ["Change", "PullPlan", "plan_pull", "write_plan", "shown_value"]
 
@@ -43,9 +44,12 @@ def plan_pull(
     cards_dir: Path,
     cards_shown: str,
     prune: bool = False,
+    synced: dict[str, dict[str, str]] | None = None,
 ) -> PullPlan:
-    """What pulling these tables into these card files changes; nothing is written here."""
-    plan = PullPlan()
+    """What pulling these tables into these card files changes; nothing is written here.
+    `synced`: what the sheet and the files last agreed on (sheet.synced), so a value changed only
+    in a card file since is kept."""
+    plan = PullPlan(synced=synced)
     used: list[str] = []
     for source in sources:
         for sc in source.cards:
@@ -249,6 +253,8 @@ def _pull_row(
         name = column.field
         cells[name] = ref
         existing = card.data.get(name)
+        if not judge(plan, card, name, value, existing, ref, settings.separator):
+            continue  # the card file's newer value stands, or both changed
         new = from_cell(value, field_spec(model, name), model, settings.separator, existing)
         if not changed(value, existing, new, settings.separator):
             continue
