@@ -142,3 +142,25 @@ def test_a_glossary_of_no_keywords_is_a_finding_at_its_line(tmp_path: Path) -> N
         Severity.WARNING,
     )
     assert "the glossary is empty" in book.html
+
+
+def test_cards_only_in_the_players_decks_are_counted_once_per_player() -> None:
+    """'4 Starter cards per player: 1 Courier Satchel, 3 Copper Coin' (the designer's trial #4
+    read '…: Courier Satchel, 3 per player Copper Coin')."""
+    from types import SimpleNamespace
+
+    from cardgen.rulebook.components import Amount, Kind, kind_row
+
+    model = SimpleNamespace(role_field=lambda role: None)
+    satchel, coin = (
+        SimpleNamespace(name=n, id=n.lower()) for n in ("Courier Satchel", "Copper Coin")
+    )
+    starter = Kind("", Amount(0, 4), [(satchel, Amount(0, 1)), (coin, Amount(0, 3))])
+    assert kind_row(model, starter, None, False) == (  # type: ignore[arg-type]
+        "4 cards per player",
+        ": 1 Courier Satchel, 3 Copper Coin",
+    )
+    mixed = Kind("", Amount(13, 3), [(satchel, Amount(1, 0)), (coin, Amount(12, 3))])
+    assert kind_row(model, mixed, None, False)[1] == (  # type: ignore[arg-type]
+        ": Courier Satchel, 12 + 3 per player Copper Coin"
+    )

@@ -16,7 +16,7 @@ from ..speed.memo import Memo
 from . import geometry, imagefile
 from . import richtext as rt
 from .context import context, is_true
-from .facetext import missing_glyphs, text_at, text_findings
+from .facetext import missing_glyphs, text_findings, text_where
 from .fonts import FontSet, font_digest
 from .guards import art_guards, badge_guards, cost_row_guards, text_guards, unprinted_clauses
 from .pen import Recordings
@@ -352,7 +352,7 @@ class FaceRenderer:
             element,
             face.template.name,
             card,
-            text_at(element, card),
+            text_where(element, card),
             spec,
             fit,
             rich,

@@ -33,13 +33,13 @@ def text_findings(
 ) -> list[Finding]:
     """What the text's fit says about it on this face."""
     found: list[Finding] = []
-    line, column = text_at(element, card)
+    file, line, column = text_where(element, card)
     what = element.id or "text"
     if fit.wrapped and fit.fits:
         lines = spec.max_lines or 0
         found.append(
             Finding(
-                card.file,
+                file,
                 line,
                 column,
                 Severity.WARNING,
@@ -56,7 +56,7 @@ def text_findings(
         way = "high" if fit.layout.overflow else "wide"
         found.append(
             Finding(
-                card.file,
+                file,
                 line,
                 column,
                 Severity.ERROR,
@@ -138,6 +138,14 @@ def _value_at(card: Card, chars: list[str]) -> tuple[int, int]:
         if any(isinstance(v, str) and any(c in v for c in chars) for v in values):
             return card.loc(key)
     return card.line, card.column
+
+
+def text_where(element: Element, card: Card) -> tuple[str, int, int]:
+    """Where a finding about a text stands: at the card's value it prints (text_at); on a face of
+    no card (a shared back), at the element in its template."""
+    if not card.file and element.file:
+        return element.file, element.line, element.column
+    return (card.file, *text_at(element, card))
 
 
 def text_at(element: Element, card: Card) -> tuple[int, int]:

@@ -27,7 +27,7 @@ def text_guards(
     element: Element,
     face_name: str,
     card: Card,
-    at: tuple[int, int],
+    at: tuple[str, int, int],
     spec: rt.FitSpec,
     fit: rt.Fit,
     rich: bool,
@@ -55,7 +55,6 @@ def text_guards(
     elif printed < least - 0.01:
         out.append(
             Finding(
-                card.file,
                 *at,
                 Severity.WARNING,
                 "type-too-small",
@@ -68,7 +67,6 @@ def text_guards(
     elif spec.size - printed > guards.shrink + 0.01:
         out.append(
             Finding(
-                card.file,
                 *at,
                 Severity.INFO,
                 "text-shrunk",

@@ -26,7 +26,8 @@ class Amount:
         return Amount(self.base + other.base, self.per_player + other.per_player)
 
     def one(self) -> bool:
-        return self.base + self.per_player == 1
+        """One copy in the box, whatever the players."""
+        return self.base == 1 and not self.per_player
 
     def said(self, single: str, plural: str, words: BookWords = ENGLISH_WORDS) -> str:
         """'12 Treasure cards and 7 per player', '1 Reference card per player', '120 Action
@@ -182,8 +183,15 @@ def _detail(model: GameModel, kind: Kind, words: BookWords) -> str:
     n = len(kind.designs)
     names = [card.name or card.id for card, _ in kind.designs]
     same = len(amounts) == 1 and n > 1 and not kind.designs[0][1].one()
+    # every design only in the players' decks: the head says 'per player', the parts their counts
+    # ('4 Starter cards per player: 1 Courier Satchel, 3 Copper Coin')
+    players_only = all(a.per_player and not a.base for a in amounts)
+
+    def short(amount: Amount) -> str:
+        return str(amount.per_player) if players_only else amount.short(words)
+
     if same:
-        each = kind.designs[0][1].short(words)
+        each = short(kind.designs[0][1])
         listed = ", ".join(names) if n <= NAMED_DESIGNS else words.said("designs", n=n)
         return ": " + words.said("each_of", n=each, designs=listed)
     if n <= NAMED_DESIGNS:
@@ -191,7 +199,7 @@ def _detail(model: GameModel, kind: Kind, words: BookWords) -> str:
             said = names[0].lower().removesuffix(" cards").removesuffix(" card")
             return "" if said == kind.name.lower() else f": {names[0]}"
         return ": " + ", ".join(
-            name if amount.one() else f"{amount.short(words)} {name}"
+            name if amount.one() else f"{short(amount)} {name}"
             for name, (_, amount) in zip(names, kind.designs)
         )
     return ": " + words.said("designs", n=n)

@@ -262,3 +262,19 @@ def test_art_under_contain_notes_its_letterbox(scratch_ws: Workspace) -> None:
             "53.0 × 25.0 mm box empty left and right",
         )
     ]
+
+
+def test_a_finding_on_a_shared_back_stands_at_the_template(scratch_ws) -> None:  # type: ignore[no-untyped-def]
+    """The back is no card's: a text shrunk on it is located at its element in back.yaml (the
+    designer's trial #4 read '<workspace>: info[text-shrunk] back: …')."""
+    from cardgen.project.studio import open_studio
+
+    back = scratch_ws.root / "templates" / "clean" / "back.yaml"
+    back.write_text(
+        back.read_text()
+        + '  - {id: title, type: text, x: 5mm, y: 5mm, w: 20mm, h: 8mm, text: "A LONG TITLE '
+        'ON THE BACK", size: 18pt, min_size: 6pt}\n'
+    )
+    studio = open_studio(scratch_ws, "clean")
+    shrunk = [f for f in studio.face_findings() if f.code in ("text-shrunk", "type-too-small")]
+    assert shrunk and {(f.file, f.line) for f in shrunk} == {("templates/clean/back.yaml", 3)}
