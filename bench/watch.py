@@ -36,7 +36,7 @@ def _reported(log: Path, saves: int, limit: float = 120.0) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         text = log.read_text()
-        if len(re.findall(r"after the save; watching", text)) >= saves:
+        if len(re.findall(r"after the save(?:, its findings [0-9.]+ s)?; watching", text)) >= saves:
             return
         time.sleep(0.1)
 

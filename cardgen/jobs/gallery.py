@@ -47,7 +47,12 @@ def gallery_page(
 ) -> GalleryResult:
     """The gallery as written, with the faces its page shows (`keep`: faces an earlier page shows,
     not pruned)."""
-    studio = open_studio(ws, game, None, prepared)
+    check = None
+    if live:  # serve's rebuild: the cards and model read and checked again only when changed
+        from .sheets import live_check
+
+        check = live_check(ws, game)
+    studio = open_studio(ws, game, check, prepared)
     return write_gallery(
         studio, all_findings(studio), out or ws.output_dir(game) / "gallery", live, version, keep
     )

@@ -140,10 +140,11 @@ class _Beside:
 def _findings_beside(studio: Studio, chosen: list[Any]) -> _Beside:
     """Start working out the studio's findings beside the sheets: in a live rebuild, the chosen
     cards' faces are laid out and drawn here first (both processes read them), then a helper is
-    forked to judge them while this one writes the sheets."""
+    forked to judge them (the contrast guard's measures too: not on the way to the PDF) while this
+    one writes the sheets."""
     if not is_live():
         return _Beside(studio, None)
-    studio.prefetch(chosen)
+    studio.prefetch(chosen, judge=False)
     for card in studio.cards:  # what the findings read, laid out once, here, for both
         if studio.faces.for_card(card) is not None:
             studio.prepare(card)

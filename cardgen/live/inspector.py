@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import CardgenError
 from ..core.workspace import Workspace
+from ..jobs.sheets import live_check
 from ..project.studio import Studio, open_studio
 from ..render.prepared import PreparedFace
 from ..speed.memo import Memo
@@ -31,8 +32,9 @@ YIELD_MOST = 1.5  # the longest a rebuild waits for the page
 
 class Inspector:
     """The API under /api/ of the gallery server. The studio it answers from is opened again
-    whenever a file of the game changed (about 0.03 s warm), so an edit's face is shown at once,
-    before the gallery's own rebuild."""
+    whenever a file of the game changed (about 0.03 s warm: its cards and model are read and
+    checked again only when one of their files changed, jobs.sheets.live_check), so an edit's face
+    is shown at once, before the gallery's own rebuild."""
 
     def __init__(
         self, ws: Workspace, game: str, prepared: dict[str, PreparedFace] | None = None
@@ -62,7 +64,9 @@ class Inspector:
         with self.lock:
             stamp = _stamp(self.ws, self.game)
             if self._studio is None or self._studio[0] != stamp:
-                self._studio = (stamp, open_studio(self.ws, self.game, None, self.prepared))
+                # a template edited: the cards and model as the last read of them checked them
+                check = live_check(self.ws, self.game)
+                self._studio = (stamp, open_studio(self.ws, self.game, check, self.prepared))
             return self._studio[1]
 
     def get(self, target: str) -> Answer:

@@ -47,12 +47,15 @@ def warm_faces(ws: Workspace, game: str, cancelled: Callable[[], bool]) -> int:
     """Lay out and draw every face of the game's designs (with the templates' bleed, as sheets
     print them, and without, as the gallery and PNGs show them) into the process's memos; returns
     how many were made. Any problem just ends the pass: the rebuilds report it."""
+    from ..jobs.sheets import live_check
     from ..project.studio import open_studio
     from ..render.pdfsheets import painter
 
     made: list[str] = []
     try:
-        studio = open_studio(ws, game)
+        # the cards and model as the rebuild before read and checked them (while their files are
+        # unchanged): a pass after a template save reads no card
+        studio = open_studio(ws, game, live_check(ws, game))
         cards = studio.designs(printable=True)
         for bleed, card in [(b, c) for b in (None, 0.0) for c in cards]:  # the print's first
             if cancelled():

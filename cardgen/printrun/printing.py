@@ -18,6 +18,7 @@ from ..render.lowink import low_ink
 from ..render.pdfsheets import write_sheets
 from ..render.prepared import PreparedFace
 from ..render.sheets import Grid, SheetPlan, SheetSpec, plan_sheets
+from ..speed.live import is_live
 from .copies import collation_run, deck_copies
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -195,7 +196,9 @@ def sheet_bytes(
     edges: dict[str, tuple[int, int, int] | None] = {}  # each front's, for the sliver warning
     items: list[tuple[str, str, str | None]] = []
     total = len(chosen)
-    studio.prefetch([card for card, _ in chosen], bleed)
+    # a live process keeps its layouts to the end of the rebuild, so whoever judges its faces
+    # reads them without laying them out again: not judged here, on the way to the PDF (speed.live)
+    studio.prefetch([card for card, _ in chosen], bleed, judge=not is_live())
     others: list[tuple[str, str, str | None]] = []  # faces.yaml `also:`: once per design
     for i, (card, count) in enumerate(chosen):
         front, back = inked(studio.prepare(card, bleed), opts.ink)

@@ -95,9 +95,16 @@ class Studio:
         rule = self.faces.for_card(card)
         return rule is not None and rule.second and rule.back is not None
 
-    def prefetch(self, cards: list[Card], bleed: float | None = None, record: bool = True) -> int:
+    def prefetch(
+        self,
+        cards: list[Card],
+        bleed: float | None = None,
+        record: bool = True,
+        judge: bool = True,
+    ) -> int:
         """Lay out (and draw) the faces of many cards on all cores when the face cache lacks them
-        (render.prefetch); a no-op without a disk cache or with few faces to make."""
+        (render.prefetch), with `judge` measuring them for the contrast guard as they are made; a
+        no-op without a disk cache or with few faces to make."""
         from ..render.prefetch import prefetch
 
         jobs = []
@@ -118,7 +125,7 @@ class Studio:
                     if back is not None and back.file not in backs:
                         backs.add(back.file)
                         jobs.append((_BLANK, back, back.bleed if bleed is None else bleed))
-        return prefetch(self.renderer, jobs, record)
+        return prefetch(self.renderer, jobs, record, judge=judge)
 
     def face_findings(self, cards: list[Card] | None = None) -> list[Finding]:
         out = list(self.template_findings)

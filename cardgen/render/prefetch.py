@@ -43,7 +43,7 @@ def _lay_out(indices: list[int], send: bool = False) -> tuple[list[Sent], list[s
     renderer: FaceRenderer = work["renderer"]
     jobs: list[Job] = work["jobs"]
     record: bool = work["record"]
-    contrast = renderer.contrast
+    contrast = renderer.contrast if work.get("judge", True) else None
     rasters: dict[str, Any] = {}  # the guard's backgrounds, drawn once for all the faces
     out: list[Sent] = []
     judged: list[str] = []
@@ -96,12 +96,19 @@ def _helper(indices: list[int]) -> Answer:
 
 
 def prefetch(
-    renderer: FaceRenderer, jobs: Sequence[Job], record: bool, workers: int | None = None
+    renderer: FaceRenderer,
+    jobs: Sequence[Job],
+    record: bool,
+    workers: int | None = None,
+    judge: bool = True,
 ) -> int:
     """Lay out (and with `record`, draw) the faces of `jobs` the face store lacks, in parallel;
-    returns how many. Does nothing without a face store, without helper processes to be had (one
-    core, other threads running, speed machinery off: speed.parallel) or when too few faces are
-    missing; the faces are then laid out where they are asked for, as in a serial run."""
+    returns how many. With `judge` (the default), the contrast guard measures each face as it is
+    made; without, its measures are left to whoever asks for the faces' findings (a live process,
+    which keeps the layouts to the end of its rebuild: speed.live). Does nothing without a face
+    store, without helper processes to be had (one core, other threads running, speed machinery
+    off: speed.parallel) or when too few faces are missing; the faces are then laid out where
+    they are asked for, as in a serial run."""
     store = renderer.store
     if store is None:
         return 0
@@ -122,7 +129,7 @@ def prefetch(
     probe, todo = todo[:PROBE], todo[PROBE:]
     if probe:
         started = time.thread_time()  # the work, not the wait for a busy machine's core
-        with handing_down(renderer=renderer, jobs=probe, record=record):
+        with handing_down(renderer=renderer, jobs=probe, record=record, judge=judge):
             _lay_out(list(range(len(probe))))
         spent = time.thread_time() - started
         if spent / len(probe) * len(todo) < HELPERS_PAY_FROM:
@@ -134,7 +141,7 @@ def prefetch(
     try:
         # this process takes the first share itself (its faces need no copying back), a forked
         # helper each other
-        with pool, handing_down(renderer=renderer, jobs=todo, record=record):
+        with pool, handing_down(renderer=renderer, jobs=todo, record=record, judge=judge):
             pool.ask(_helper, chunks[1:])
             _lay_out(
                 chunks[0]

@@ -288,3 +288,32 @@ def test_a_template_reached_through_a_link_is_never_written(live) -> None:  # ty
     )
     assert status == 422 and "not a template file of this workspace" in answer["error"], answer
     assert elsewhere.read_text() == before and front.is_symlink()
+
+
+def test_an_edit_s_face_is_answered_without_reading_the_cards_again(
+    live, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A template edited through the inspector changes no card file: its new face is laid out on
+    the cards and model as checked before (jobs.sheets.live_check), none read or checked again."""
+    from cardgen.jobs import sheets
+    from cardgen.project import studio
+    from cardgen.speed.live import is_live
+
+    client, _ = live
+    deadline = time.time() + 30
+    while not is_live():  # the watch loop has started (the first gallery build is a plain one)
+        assert time.time() < deadline, "the watch loop did not start"
+        time.sleep(0.05)
+    _, layout = client.call("GET", "/api/layout?card=ember-guard&face=0")
+    n = _element(layout, "rules")["n"]
+    read: list[str] = []
+    for module in (sheets, studio):
+        real = module.check_game
+        monkeypatch.setattr(
+            module, "check_game", lambda *a, real=real, **k: read.append("read") or real(*a, **k)
+        )
+    status, answer = client.edit(card="ember-guard", face=0, n=n, edges={"left": 1, "right": 1})
+    assert status == 200, answer
+    _, layout = client.call("GET", "/api/layout?card=ember-guard&face=0")
+    assert _element(layout, "rules")["box"][0] == 6.0  # the new face
+    assert read == []

@@ -207,3 +207,34 @@ def test_a_live_sheet_run_whose_findings_helper_is_lost_finds_what_a_cold_run_fi
     assert _files(ws, "power-trip") == _files(cold, "power-trip")
     assert again.findings == plain[0].findings and again.notes == plain[0].notes
     assert plain[0].findings  # Power Trip's faces have findings: the comparison is not empty
+
+
+def test_a_live_sheet_runs_contrast_measures_are_not_on_the_way_to_its_pdf(
+    tmp_path: Path, live: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a save of Power Trip's front (enough faces for the prefetch to lay them out), the
+    contrast guard measures the new faces in the findings helper, or here once the PDF is written:
+    nothing is measured here before the PDF is on disk."""
+    from cardgen.render import contrast
+
+    root = tmp_path / "live"
+    for part in ("rules", "cards", "templates"):
+        shutil.copytree(REPO / part, root / part)
+    ws = Workspace.find(root)
+    pdf = ws.output_dir("power-trip") / "sheets.pdf"
+    run_sheets(ws, "power-trip", SheetOptions())
+    assert forkable(), "no helper can be forked here: the findings would not be worked out beside"
+    pdf.unlink()
+    seen: list[bool] = []
+    real = contrast._measure_plans
+
+    def measuring(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(pdf.is_file())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(contrast, "_measure_plans", measuring)
+    front = root / "templates/power-trip/front.yaml"
+    front.write_text(front.read_text().replace('paper: "#fffcf4"', 'paper: "#fffbe8"', 1))
+    result = run_sheets(ws, "power-trip", SheetOptions())
+    assert result.written_at is not None
+    assert all(seen), "a face was measured here before the PDF was written"
