@@ -345,8 +345,7 @@ def test_a_build_with_disguised_pictures_everywhere_never_runs_ghostscript(
         # card's face exits 1 by it
         assert done.returncode == 1, done.stdout + done.stderr
     assert (
-        "error[image-unreadable]"
-        in (scratch_ws.output_dir("clean") / "validation.txt").read_text()
+        "error[image-unreadable]" in (scratch_ws.output_dir("clean") / "validation.txt").read_text()
     )
 
 

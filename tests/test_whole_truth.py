@@ -193,3 +193,13 @@ def test_exports_count_the_errors_of_the_cards_they_ship(scratch_ws: Workspace) 
     out = run(scratch_ws.root, "export", "clean", "--to", "tts", "--deck", str(decks / "blue.txt"))
     assert out.exit_code == 1, out.output
     assert "and 1 error in the cards it is made from" in out.output
+
+
+def test_a_push_of_cards_with_errors_writes_the_sheet_and_exits_1(scratch_ws: Workspace) -> None:
+    """As an export does (the designer's trial #4: push exited 0 on a game with 4 errors)."""
+    cards = scratch_ws.root / "cards" / "clean" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("faction: Blue", "faction: Bleu", 1))
+    sheet = scratch_ws.root / "x.csv"
+    out = run(scratch_ws.root, "sheet", "push", "clean", "--to", str(sheet))
+    assert out.exit_code == 1, out.output
+    assert "and 1 error in the cards it is made from" in out.output and sheet.is_file()

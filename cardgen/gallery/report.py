@@ -217,7 +217,8 @@ def _page(
             "severity": s,
             "code": c,
             "count": n,
-            "example": next(f.message for f in findings if f.code == c),
+            # of this severity: a code may be a warning on one card and an error on another
+            "example": next(f.message for f in findings if f.code == c and str(f.severity) == s),
         }
         for (s, c), n in sorted(by_code.items(), key=lambda kv: (-order.index(kv[0][0]), kv[0][1]))
     ]

@@ -216,9 +216,19 @@ def push_sheet(ws: Workspace, game: str, to: Path) -> JobResult:
     save_synced(ws.shared_dir(game), _shown(ws, str(to)), values)
     cards = sum(len(t.rows) for t in tables)
     sheets = "" if suffix == ".csv" else f" in {len(tables)} sheet{'s' * (len(tables) != 1)}"
+    listed = sort_findings(set(findings + more + model_errors(loaded.findings)))
+    # the sheet is written all the same; the cards' errors are counted (exit 1), as an export's
+    from ..validate import validate
+
+    errors = [
+        f
+        for f in [*loaded.findings, *validate(model, loaded.catalog, ws.root)]
+        if f.severity >= Severity.ERROR and f not in listed
+    ]
     return JobResult(
         [Output(to, f"{cards} card{'s' * (cards != 1)}{sheets}")],
-        sort_findings(set(findings + more + model_errors(loaded.findings))),
+        listed,
+        counted=list(dict.fromkeys(errors)),
     )
 
 

@@ -234,11 +234,18 @@ def check_kit(kit: KitFiles) -> list[Check]:
             {"fonts": fonts, "not_embedded": loose},
         )
     )
-    dpis = [(p.dpi, n) for n in names for page in read[n].pages for p in page.pictures]
+    dpis = [
+        (p.dpi, n, i)
+        for n in names
+        for i, page in enumerate(read[n].pages, 1)
+        for p in page.pictures
+    ]
     if dpis:
-        low, where = min(dpis)
+        low, where, on = min(dpis)
         status = "fail" if low < LOW_DPI else "warn" if low < GOOD_DPI else "ok"
-        detail = f"{len(dpis)} pictures placed, the lowest at {low:.0f} dpi ({where})"
+        detail = f"{len(dpis)} pictures placed, the lowest at {low:.0f} dpi ({where}, page {on}"
+        # the card and its picture: validate's art-low-resolution names them
+        detail += "; validate's art-low-resolution names a card's)" if low < GOOD_DPI else ")"
     else:
         status, detail, low = "ok", "no pictures: every face is drawn as vectors", 0.0
     checks.append(

@@ -19,6 +19,7 @@ DIRECTIVE = re.compile(r"\{\{\s*([a-z_]+)\s*\((.*?)\)\s*\}\}")
 # every card figure prints at this share of its real size, so cards side by side (and anywhere in
 # the book) keep their true relative size: a poker card (63 x 88 mm) is 39 x 55 mm, two fit a column
 CARD_SCALE = 0.62
+CAPTION_PT = 7.5  # a figure's caption line (book.css .card-figure .caption)
 SIDES = ("front", "second", "both")  # what card("Name", SIDE) shows
 SECOND = "\0second"  # a card id's key for its second side (images, sizes; no id has a NUL)
 PT_MM = 25.4 / 72
@@ -224,7 +225,7 @@ class Directives:
             for key in (card.id, card.id + SECOND) if card is not None else ():
                 if key in self.sizes:
                     tallest = max(tallest, self.sizes[key][1] * CARD_SCALE)
-        return tallest + 13.0
+        return tallest + CAPTION_PT
 
     def keyword_html(self, name: str, where: tuple[str, int]) -> str:
         kw = self.model.keyword(str(name))

@@ -176,6 +176,9 @@ def defer(html: str, numbers: list[str]) -> str:
 # -- figures: a line of card directives ---------------------------------------------------------
 
 GRID_PT = 13.0  # the book's leading (book.css): a figure takes whole lines of it
+# pt above a figure's cards at least, and below its captions: a poker card's row (the card at
+# CARD_SCALE, its caption line) and both still take 13 lines, as the row alone did
+AIR_PT, BELOW_PT = 5.0, 1.5
 ROW = re.compile(r"\s*(?:\{\{\s*card\s*\(.*?\)\s*\}\}\s*)+")
 
 
@@ -214,14 +217,22 @@ class Figure:
         across pages, over the text), its height rounded up to whole lines of the grid, so the text
         below stays on the grid."""
         last = len(self.rows) - 1
-        return "".join(
-            f'<div class="figure cards" data-figure="{self.number}-{n}" '
-            f'style="min-height:{_lines(height) * GRID_PT:.1f}pt'
-            # a row keeps with the next of its figure where the column has room for both
-            f'{"; break-after: avoid" if n < last else ""}">'
-            f'<div class="card-row">{row}</div></div>{END}'
-            for n, (row, height) in enumerate(zip(self.rows, self.heights))
-        )
+        rows = []
+        for n, (row, height) in enumerate(zip(self.rows, self.heights)):
+            whole = _lines(height + (AIR_PT + BELOW_PT if n == 0 else 0)) * GRID_PT
+            # the first row: air above its cards (they touched the line of text above), half of
+            # what rounding to whole lines leaves when that is more, a little kept below
+            slack = whole - height
+            air = min(slack - BELOW_PT, max(AIR_PT, slack / 2)) if n == 0 else 0.0
+            rows.append(
+                f'<div class="figure cards" data-figure="{self.number}-{n}" '
+                f'style="min-height:{whole - air:.1f}pt'
+                f"{f'; padding-top:{air:.1f}pt' if air else ''}"
+                # a row keeps with the next of its figure where the column has room for both
+                f'{"; break-after: avoid" if n < last else ""}">'
+                f'<div class="card-row">{row}</div></div>{END}'
+            )
+        return "".join(rows)
 
 
 def rows_that_fit(widths: list[float], column: float) -> list[list[int]]:

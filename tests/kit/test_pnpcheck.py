@@ -177,3 +177,28 @@ def test_an_unchanged_set_is_not_read_back_again(made: Path, tmp_path: Path, mon
     monkeypatch.setattr(pnp, "read_pdf", reading)
     changed = {c.name: c.status for c in pnp_checks(again)}
     assert len(read) == len(first[0].data) and changed["files"] == "fail"
+
+
+def test_a_coarse_picture_is_named_by_its_file_and_page(made: Path, tmp_path: Path) -> None:
+    """The designer's trial #4: the check named the file, not where in it the picture is."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    root = tmp_path / "ws"
+    shutil.copytree(made, root)
+    folder = pnp_folder(Workspace.find(root), "clean")
+    picture = io.BytesIO()
+    Image.new("RGB", (20, 30), "#884422").save(picture, "PNG")
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=STANDARD["universal"].size)
+    c.showPage()  # page 1 empty, the coarse picture on page 2
+    c.drawImage(ImageReader(io.BytesIO(picture.getvalue())), 100, 100, 200, 300)
+    c.showPage()
+    c.save()
+    (folder / set_names("clean")["box"]).write_bytes(buffer.getvalue())
+    studio = open_studio(Workspace.find(root), "clean")
+    (check,) = [c for c in pnp_checks(studio) if c.name == "image resolution"]
+    assert check.status == "fail"
+    assert "lowest at 7 dpi (clean-box.pdf, page 2; validate's art-low-resolution names" in (
+        check.detail
+    )

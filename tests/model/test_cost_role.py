@@ -4,6 +4,7 @@ located model error. (tests/fixtures/market is sample content written for the te
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -66,3 +67,39 @@ def test_the_cost_role_on_text_is_a_located_model_error(tmp_path: Path) -> None:
     found = [(f.file, f.line, f.column, f.code) for f in loaded.findings if "role" in f.code]
     assert found == [("rules/market/game.yaml", 16, 23, "model-role-type")]
     assert loaded.model.cost_field is None  # not read as the cost
+
+
+def test_the_report_gives_each_severity_of_a_code_its_own_example(tmp_path: Path) -> None:
+    """art-low-resolution is a warning at 198 dpi and an error at 19 (the designer's trial #4: the
+    warning's row showed the error's message)."""
+    from cardgen.core.errors import Finding, Severity
+
+    ws = _market(tmp_path, PRICE)
+    studio = open_studio(ws, "market")
+    found = [
+        Finding(
+            "cards/market/cards.yaml",
+            3,
+            3,
+            Severity.ERROR,
+            "art-low-resolution",
+            "coin",
+            "at 19 dpi",
+        ),
+        Finding(
+            "cards/market/cards.yaml",
+            9,
+            3,
+            Severity.WARNING,
+            "art-low-resolution",
+            "well",
+            "at 198 dpi",
+        ),
+    ]
+    page = build_report(studio, found, ws.output_dir("market") / "report").read_text(
+        encoding="utf-8"
+    )
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.S)
+    warning = next(r for r in rows if "warning" in r and "art-low-resolution" in r)
+    error = next(r for r in rows if "error" in r and "art-low-resolution" in r)
+    assert "at 198 dpi" in warning and "at 19 dpi" in error
