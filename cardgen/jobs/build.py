@@ -21,10 +21,13 @@ from ..printrun.printing import (
 )
 from ..project.editions import tag_edition
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
+from ..speed.parallel import forkable
 from ..speed.twin import Twin, TwinLost
 from .findings import all_findings, with_own_boxes
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..gallery.smallest import EditionTexts
     from ..rulebook.build import Rulebook
 
@@ -92,8 +95,6 @@ def build_game(
     smallest = edition.smallest if edition else None
     findings, book, typesetter = base, None, None
     has_book = (ws.root / "rules" / game / "rulebook" / "index.md").is_file()
-    # the print-and-play set's rulebook (universal paper): typeset on another core from now on
-    kit_typesetter = _kit_typesetter(studio, opts, live) if has_book else None
     if opts.rulebook and has_book:
         from .rulebook import cached_rulebook
 
@@ -102,11 +103,15 @@ def build_game(
             ws, game, opts.paper, studio, wait=False
         )  # made only when an input changed
         findings = sort_findings(set(base) | set(book.findings))
-        if (
-            not book.typeset and not live
-        ):  # typeset on the other core while this process writes the rest
-            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio)))
+        if not book.typeset and not live:  # typeset from its HTML on another core from now on
+            pending = book
+            typesetter = _typesetter(
+                lambda: cached_rulebook(ws, game, opts.paper, studio, pending=pending)
+            )
         progress("book", 1, 1)
+    # the print-and-play set's rulebook (universal paper): typeset on another core from now on
+    # (forked after the book above, it finds the book's pictures made)
+    kit_typesetter = _kit_typesetter(studio, opts, live) if has_book else None
     # 2. write
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
@@ -158,7 +163,7 @@ def build_game(
         )
     if book is not None and not book.typeset and not live:  # the book, last: it took longest
         rest = _typeset_later(
-            studio, opts, base, findings, typesetter, save=False, smallest=smallest
+            studio, opts, base, findings, typesetter, save=False, smallest=smallest, pending=book
         )
         made.append(
             rest.outputs[-1]
@@ -218,6 +223,17 @@ def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
         return None
 
 
+def _typesetter(work: "Callable[[], Rulebook]") -> "Twin[Rulebook] | None":
+    """A forked process typesetting a book (`work`), WeasyPrint imported here first: the build's
+    typesetters inherit it rather than each importing it."""
+    if not forkable():
+        return None
+    from ..rulebook.build import typesetter_loaded
+
+    typesetter_loaded()
+    return _start(Twin.fork(work))
+
+
 def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rulebook] | None":
     """A forked process typesetting the print-and-play set's rulebook (on universal paper) while
     this one makes the rest, when the kit needs one the cache does not keep."""
@@ -229,7 +245,7 @@ def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rul
     ws, game = studio.ws, studio.game
     if kept_rulebook(ws, game, UNIVERSAL) is not None:
         return None
-    return _start(Twin.fork(lambda: cached_rulebook(ws, game, UNIVERSAL, studio)))
+    return _typesetter(lambda: cached_rulebook(ws, game, UNIVERSAL, studio))
 
 
 def _taken(twin: "Twin[Rulebook] | None") -> "Rulebook | None":
@@ -252,6 +268,7 @@ def _typeset_later(
     typesetter: "Twin[Rulebook] | None" = None,
     save: bool = True,
     smallest: "list[EditionTexts] | None" = None,
+    pending: "Rulebook | None" = None,
 ) -> JobResult:
     """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when
     typesetting found more (a picture the book may not read), the validation report, gallery and set
@@ -268,7 +285,7 @@ def _typeset_later(
             pass  # typeset here instead
         finally:
             typesetter.close()
-    book = book or cached_rulebook(studio.ws, studio.game, paper, studio)
+    book = book or cached_rulebook(studio.ws, studio.game, paper, studio, pending=pending)
     findings = sort_findings(set(base) | set(book.findings))
     result = JobResult(findings=findings)
     if findings != shown:
