@@ -4,7 +4,8 @@ atomically."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from ..core.errors import Finding, sort_findings
 from ..core.options import A4, Ink, Paper
@@ -21,7 +22,6 @@ from ..printrun.printing import (
 )
 from ..project.editions import tag_edition
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
-from ..speed.parallel import forkable
 from ..speed.twin import Twin, TwinLost
 from .findings import all_findings, with_own_boxes
 
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
     from ..gallery.smallest import EditionTexts
     from ..rulebook.build import Rulebook
+
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -95,6 +98,8 @@ def build_game(
     smallest = edition.smallest if edition else None
     findings, book, typesetter = base, None, None
     has_book = (ws.root / "rules" / game / "rulebook" / "index.md").is_file()
+    # the print-and-play set's rulebook (universal paper): typeset on another core from now on
+    kit_typesetter = _kit_typesetter(studio, opts, live) if has_book else None
     if opts.rulebook and has_book:
         from .rulebook import cached_rulebook
 
@@ -105,13 +110,10 @@ def build_game(
         findings = sort_findings(set(base) | set(book.findings))
         if not book.typeset and not live:  # typeset from its HTML on another core from now on
             pending = book
-            typesetter = _typesetter(
-                lambda: cached_rulebook(ws, game, opts.paper, studio, pending=pending)
+            typesetter = _start(
+                Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio, pending=pending))
             )
         progress("book", 1, 1)
-    # the print-and-play set's rulebook (universal paper): typeset on another core from now on
-    # (forked after the book above, it finds the book's pictures made)
-    kit_typesetter = _kit_typesetter(studio, opts, live) if has_book else None
     # 2. write
     out = ws.output_dir(game)
     result = JobResult(findings=findings)
@@ -130,7 +132,7 @@ def build_game(
                 f"({total / 1048576:.1f} MB)",
             )
         )
-    validation, pages = _reports(studio, findings, progress, smallest)
+    validation, pages, drawn = _reports(studio, findings, progress, smallest, beside=not live)
     made += pages
     if book is not None and book.typeset:
         from .rulebook import write_rulebook
@@ -161,6 +163,7 @@ def build_game(
             progress,
             typeset=(lambda: _taken(kit_typesetter)) if kit_typesetter else None,
         )
+    drawn()  # the set report, made meanwhile by a forked process
     if book is not None and not book.typeset and not live:  # the book, last: it took longest
         rest = _typeset_later(
             studio, opts, base, findings, typesetter, save=False, smallest=smallest, pending=book
@@ -191,9 +194,12 @@ def _reports(
     findings: list[Finding],
     progress: Progress = quiet,
     smallest: "list[EditionTexts] | None" = None,
-) -> tuple[Output, list[Output]]:
+    beside: bool = False,
+) -> tuple[Output, list[Output], Callable[[], None]]:
     """What shows the findings: the validation report, and the gallery and set report (with
-    `smallest`, the tables of the texts each edition set smallest)."""
+    `smallest`, the tables of the texts each edition set smallest), and what waits for the set
+    report: with `beside`, it is made by a forked process (its figures: matplotlib) while this one
+    goes on; call that before the build ends (or writes the reports again)."""
     from ..gallery.page import write_gallery
     from ..gallery.report import build_report
     from ..project.check import CheckResult, summary_line
@@ -204,16 +210,25 @@ def _reports(
     )
     validation = Output(write_atomic(out / "validation.txt", text + "\n"), "validation report")
     progress("gallery", 0, 1)
+
+    def report() -> Path:
+        return build_report(studio, findings, out / "report", smallest)
+
+    drawer = _start(Twin.fork(report)) if beside else None
     page = write_gallery(studio, findings, out / "gallery")
-    pages = [
-        Output(page.path, f"gallery of {page.cards} designs with their findings"),
-        Output(build_report(studio, findings, out / "report", smallest), "set report with plots"),
-    ]
+    made = Output(out / "report" / "index.html", "set report with plots")
+
+    def drawn() -> None:
+        made.path = _taken(drawer) or report()
+
+    if drawer is None:
+        drawn()
     progress("gallery", 1, 1)
-    return validation, pages
+    pages = [Output(page.path, f"gallery of {page.cards} designs with their findings"), made]
+    return validation, pages, (lambda: None) if drawer is None else drawn
 
 
-def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
+def _start(twin: "Twin[T] | None") -> "Twin[T] | None":
     try:
         if twin is not None:
             twin.ask()
@@ -221,17 +236,6 @@ def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
     except TwinLost:
         twin.close()  # type: ignore[union-attr]
         return None
-
-
-def _typesetter(work: "Callable[[], Rulebook]") -> "Twin[Rulebook] | None":
-    """A forked process typesetting a book (`work`), WeasyPrint imported here first: the build's
-    typesetters inherit it rather than each importing it."""
-    if not forkable():
-        return None
-    from ..rulebook.build import typesetter_loaded
-
-    typesetter_loaded()
-    return _start(Twin.fork(work))
 
 
 def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rulebook] | None":
@@ -245,11 +249,12 @@ def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rul
     ws, game = studio.ws, studio.game
     if kept_rulebook(ws, game, UNIVERSAL) is not None:
         return None
-    return _typesetter(lambda: cached_rulebook(ws, game, UNIVERSAL, studio))
+    return _start(Twin.fork(lambda: cached_rulebook(ws, game, UNIVERSAL, studio)))
 
 
-def _taken(twin: "Twin[Rulebook] | None") -> "Rulebook | None":
-    """The book a typesetting process made, or None when it was lost (made here instead)."""
+def _taken(twin: "Twin[T] | None") -> "T | None":
+    """What a forked process made (a book, the set report), or None when it was lost (made here
+    instead)."""
     if twin is None:
         return None
     try:
@@ -289,7 +294,7 @@ def _typeset_later(
     findings = sort_findings(set(base) | set(book.findings))
     result = JobResult(findings=findings)
     if findings != shown:
-        validation, pages = _reports(studio, findings, smallest=smallest)
+        validation, pages, _ = _reports(studio, findings, smallest=smallest)
         result.outputs += [validation, *pages]
     result.outputs += write_rulebook(
         book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper

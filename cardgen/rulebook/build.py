@@ -237,12 +237,6 @@ def build_rulebook(
     return typeset_book(typeset)
 
 
-def typesetter_loaded() -> None:
-    """WeasyPrint imported (about a second of cpu) before processes that typeset are forked, so
-    that each inherits it instead of importing its own."""
-    import weasyprint  # noqa: F401
-
-
 def _typeset(
     html: str,
     content: BookContent,
