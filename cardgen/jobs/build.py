@@ -4,7 +4,8 @@ atomically."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from ..core.errors import Finding, sort_findings
 from ..core.options import A4, Ink, Paper
@@ -25,8 +26,13 @@ from ..speed.twin import Twin, TwinLost
 from .findings import all_findings, with_own_boxes
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..gallery.smallest import EditionTexts
     from ..rulebook.build import Rulebook
+
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -102,10 +108,11 @@ def build_game(
             ws, game, opts.paper, studio, wait=False
         )  # made only when an input changed
         findings = sort_findings(set(base) | set(book.findings))
-        if (
-            not book.typeset and not live
-        ):  # typeset on the other core while this process writes the rest
-            typesetter = _start(Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio)))
+        if not book.typeset and not live:  # typeset from its HTML on another core from now on
+            pending = book
+            typesetter = _start(
+                Twin.fork(lambda: cached_rulebook(ws, game, opts.paper, studio, pending=pending))
+            )
         progress("book", 1, 1)
     # 2. write
     out = ws.output_dir(game)
@@ -125,7 +132,7 @@ def build_game(
                 f"({total / 1048576:.1f} MB)",
             )
         )
-    validation, pages = _reports(studio, findings, progress, smallest)
+    validation, pages, drawn = _reports(studio, findings, progress, smallest, beside=not live)
     made += pages
     if book is not None and book.typeset:
         from .rulebook import write_rulebook
@@ -156,9 +163,10 @@ def build_game(
             progress,
             typeset=(lambda: _taken(kit_typesetter)) if kit_typesetter else None,
         )
+    drawn()  # the set report, made meanwhile by a forked process
     if book is not None and not book.typeset and not live:  # the book, last: it took longest
         rest = _typeset_later(
-            studio, opts, base, findings, typesetter, save=False, smallest=smallest
+            studio, opts, base, findings, typesetter, save=False, smallest=smallest, pending=book
         )
         made.append(
             rest.outputs[-1]
@@ -186,9 +194,12 @@ def _reports(
     findings: list[Finding],
     progress: Progress = quiet,
     smallest: "list[EditionTexts] | None" = None,
-) -> tuple[Output, list[Output]]:
+    beside: bool = False,
+) -> tuple[Output, list[Output], Callable[[], None]]:
     """What shows the findings: the validation report, and the gallery and set report (with
-    `smallest`, the tables of the texts each edition set smallest)."""
+    `smallest`, the tables of the texts each edition set smallest), and what waits for the set
+    report: with `beside`, it is made by a forked process (its figures: matplotlib) while this one
+    goes on; call that before the build ends (or writes the reports again)."""
     from ..gallery.page import write_gallery
     from ..gallery.report import build_report
     from ..project.check import CheckResult, summary_line
@@ -199,16 +210,25 @@ def _reports(
     )
     validation = Output(write_atomic(out / "validation.txt", text + "\n"), "validation report")
     progress("gallery", 0, 1)
+
+    def report() -> Path:
+        return build_report(studio, findings, out / "report", smallest)
+
+    drawer = _start(Twin.fork(report)) if beside else None
     page = write_gallery(studio, findings, out / "gallery")
-    pages = [
-        Output(page.path, f"gallery of {page.cards} designs with their findings"),
-        Output(build_report(studio, findings, out / "report", smallest), "set report with plots"),
-    ]
+    made = Output(out / "report" / "index.html", "set report with plots")
+
+    def drawn() -> None:
+        made.path = _taken(drawer) or report()
+
+    if drawer is None:
+        drawn()
     progress("gallery", 1, 1)
-    return validation, pages
+    pages = [Output(page.path, f"gallery of {page.cards} designs with their findings"), made]
+    return validation, pages, (lambda: None) if drawer is None else drawn
 
 
-def _start(twin: "Twin[Rulebook] | None") -> "Twin[Rulebook] | None":
+def _start(twin: "Twin[T] | None") -> "Twin[T] | None":
     try:
         if twin is not None:
             twin.ask()
@@ -232,8 +252,9 @@ def _kit_typesetter(studio: Studio, opts: BuildOptions, live: bool) -> "Twin[Rul
     return _start(Twin.fork(lambda: cached_rulebook(ws, game, UNIVERSAL, studio)))
 
 
-def _taken(twin: "Twin[Rulebook] | None") -> "Rulebook | None":
-    """The book a typesetting process made, or None when it was lost (made here instead)."""
+def _taken(twin: "Twin[T] | None") -> "T | None":
+    """What a forked process made (a book, the set report), or None when it was lost (made here
+    instead)."""
     if twin is None:
         return None
     try:
@@ -252,6 +273,7 @@ def _typeset_later(
     typesetter: "Twin[Rulebook] | None" = None,
     save: bool = True,
     smallest: "list[EditionTexts] | None" = None,
+    pending: "Rulebook | None" = None,
 ) -> JobResult:
     """Typeset the rulebook (or take it from the `typesetter` process that did) and write it; when
     typesetting found more (a picture the book may not read), the validation report, gallery and set
@@ -268,11 +290,11 @@ def _typeset_later(
             pass  # typeset here instead
         finally:
             typesetter.close()
-    book = book or cached_rulebook(studio.ws, studio.game, paper, studio)
+    book = book or cached_rulebook(studio.ws, studio.game, paper, studio, pending=pending)
     findings = sort_findings(set(base) | set(book.findings))
     result = JobResult(findings=findings)
     if findings != shown:
-        validation, pages = _reports(studio, findings, smallest=smallest)
+        validation, pages, _ = _reports(studio, findings, smallest=smallest)
         result.outputs += [validation, *pages]
     result.outputs += write_rulebook(
         book, studio.ws.output_dir(studio.game) / "rulebook.pdf", paper

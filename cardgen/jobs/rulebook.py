@@ -88,11 +88,16 @@ def _kept(ws: Workspace, game: str, name: str) -> Rulebook | None:
 
 
 def cached_rulebook(
-    ws: Workspace, game: str, paper: Paper | str, studio: Studio, wait: bool = True
+    ws: Workspace,
+    game: str,
+    paper: Paper | str,
+    studio: Studio,
+    wait: bool = True,
+    pending: Rulebook | None = None,
 ) -> Rulebook:
     """The book from output/GAME/.cache/ when nothing it is made from changed since it was built,
     else built (and kept there for the next build); without `wait`, maybe untypeset
-    (build_rulebook)."""
+    (build_rulebook). `pending`: that untypeset book (its HTML made already), typeset now."""
     from ..load.plaindata import findings_to_plain
     from ..speed.cache import Store
 
@@ -100,7 +105,10 @@ def cached_rulebook(
     kept = _kept(ws, game, name)
     if kept is not None:
         return kept
-    book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
+    if pending is not None and pending.finish is not None:
+        book = pending.finish()
+    else:
+        book = build_rulebook(ws, game, paper, studio=studio, wait=wait)
     if book.typeset:
         store = Store(ws.output_dir(game) / ".cache")
         store.put(

@@ -7,6 +7,7 @@ import html
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import markdown
 from jinja2 import TemplateError
@@ -73,6 +74,9 @@ class Rulebook:
     typeset: bool = (
         True  # False: laid out as HTML only, its PDF not made yet (build_rulebook's `wait`)
     )
+    # an untypeset book's typesetting, from the HTML already made (this process, or one forked
+    # after it was made): the same book `build_rulebook` with `wait` returns, none made twice
+    finish: "Callable[[], Rulebook] | None" = field(default=None, repr=False, compare=False)
 
 
 def _chapter_html(
@@ -201,20 +205,36 @@ def build_rulebook(
         raise CardgenError(f"the rulebook template failed: {exc}") from exc
     allowed = (ws.root.resolve(), studio.fonts.folder.resolve(), BUNDLED.resolve())
     typeset = _typeset(html, content, ws, game, paper, book.title, allowed, wait)
-    html = without_scripts(resolve_images(html, content.image_files, inline=True))
+    shown_html = without_scripts(resolve_images(html, content.image_files, inline=True))
+
+    def typeset_book(typeset: tuple[bytes, int, list[str]]) -> Rulebook:
+        pdf, pages, refused = typeset
+        for url in dict.fromkeys(refused):
+            file, line = _where_named(
+                chapters,
+                url,
+                ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"),
+                ws.root,
+            )
+            code, message = _refusal(url, ws.root)
+            content.findings.append(
+                Finding(file, line, 1 if line else 0, Severity.ERROR, code, None, message)
+            )
+        save_disk_cache(studio)
+        return Rulebook(shown_html, pdf, pages, content.findings)
+
     if typeset is None:
-        return Rulebook(html, b"", 0, content.findings, typeset=False)
-    pdf, pages, refused = typeset
-    for url in dict.fromkeys(refused):
-        file, line = _where_named(
-            chapters, url, ws.shown(ws.root / "rules" / game / "rulebook" / "index.md"), ws.root
+        return Rulebook(
+            shown_html,
+            b"",
+            0,
+            list(content.findings),
+            typeset=False,
+            finish=lambda: typeset_book(
+                _typeset(html, content, ws, game, paper, book.title, allowed)  # type: ignore[arg-type]
+            ),
         )
-        code, message = _refusal(url, ws.root)
-        content.findings.append(
-            Finding(file, line, 1 if line else 0, Severity.ERROR, code, None, message)
-        )
-    save_disk_cache(studio)
-    return Rulebook(html, pdf, pages, content.findings)
+    return typeset_book(typeset)
 
 
 def _typeset(
