@@ -3,7 +3,7 @@ atomically."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -14,16 +14,14 @@ from ..core.workspace import Workspace
 from ..printrun.pngs import PngOptions, export_pngs
 from ..printrun.printing import (
     Progress,
-    SheetOptions,
-    choose_cards,
     paper_named,
     quiet,
-    sheet_bytes,
 )
 from ..project.editions import tag_edition
 from ..project.studio import Studio, open_studio, save_disk_cache, with_disk_cache
 from ..speed.twin import Twin, TwinLost
 from .findings import all_findings, with_own_boxes
+from .sheets import Half, cache_use, keep_used, print_half
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -145,10 +143,10 @@ def build_game(
     if twin is not None:
         try:
             printed = twin.answer()
-            _keep_used(studio, printed.used)
+            keep_used(studio, printed.used)
         except TwinLost:
             pass  # LiveBuild closes it; this build makes the sheets and packs itself
-    printed = printed or print_half(studio, opts, progress)
+    printed = printed or print_half(studio, opts.paper, opts.ink, opts.players, opts.seed, progress)
     kit: list[Output] = []
     kit_notes: list[str] = []
     found: list[Finding] = []
@@ -304,53 +302,6 @@ def _typeset_later(
     return result
 
 
-@dataclass
-class Half:
-    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and
-    the draft night's packs, written, and what the summary says of them."""
-
-    sheets: list[Output] = field(default_factory=list)
-    packs: list[Output] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    used: tuple[set[str], set[str]] = field(
-        default_factory=lambda: (set(), set())
-    )  # cache faces, recordings read
-
-
-def _cache_use(studio: Studio) -> tuple[set[str], set[str]]:
-    store = studio.renderer.store
-    return store.reads() if store is not None else (set(), set())
-
-
-def _keep_used(studio: Studio, used: tuple[set[str], set[str]]) -> None:
-    """What the twin read from the face cache stays in it when this process saves it."""
-    store = studio.renderer.store
-    if store is not None:
-        store.keep_reads(used)
-
-
-def print_half(studio: Studio, opts: BuildOptions, progress: Progress = quiet) -> Half:
-    """Write the print sheets and the draft night's packs."""
-    half = Half()
-    sheet_opts = SheetOptions(paper=opts.paper, ink=opts.ink, players=opts.players)
-    chosen, _, run_notes = choose_cards(studio, sheet_opts)
-    half.notes.extend(run_notes)
-    out = studio.ws.output_dir(studio.game)
-    if chosen:
-        sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress)
-        half.sheets.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
-        half.notes.extend(f"warning: {w}" for w in sheets.warnings)
-    else:
-        half.notes.append("no print sheets: no card is in the print run (the findings say why)")
-    if studio.model.packs:
-        progress("packs", 0, 1)
-        from .packs import draft_night
-
-        half.packs = draft_night(studio, opts.seed, opts.players, half.notes)
-        progress("packs", 1, 1)
-    return half
-
-
 class LiveBuild:
     """`build --watch`: each rebuild split over two cores, between this process and a twin forked
     after the first build (twin.py), each keeping its memory warm from one rebuild to the next.
@@ -379,8 +330,9 @@ class LiveBuild:
 
     def _printed(self) -> Half:
         studio = _opened(self.ws, self.game)
-        half = print_half(studio, self.opts)
-        half.used = _cache_use(
+        o = self.opts
+        half = print_half(studio, o.paper, o.ink, o.players, o.seed)
+        half.used = cache_use(
             studio
         )  # this process never saves the cache: the other one does, keeping these
         return half

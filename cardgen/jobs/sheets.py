@@ -1,13 +1,16 @@
 """The sheets job: choose the print run, lay it out and write the print-sheet PDF, with every
-finding."""
+finding; and a build's printed half (its sheets and the draft night's packs, which `build --watch`
+makes in a twin process)."""
 
 from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import Finding, sort_findings
+from ..core.options import Ink, Paper
 from ..core.output import JobResult, Output, write_atomic
 from ..core.workspace import Workspace
 from ..printrun.printing import Progress, SheetOptions, choose_cards, quiet, sheet_bytes
@@ -165,3 +168,57 @@ def _faces_judged(
     store = studio.renderer.store
     reads = store.reads() if store is not None else (set(), set())
     return found, faces, texts, reads
+
+
+@dataclass
+class Half:
+    """The printed half of a build (made by a twin process in a live rebuild): the print sheets and
+    the draft night's packs, written, and what the summary says of them."""
+
+    sheets: list[Output] = field(default_factory=list)
+    packs: list[Output] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    used: tuple[set[str], set[str]] = field(
+        default_factory=lambda: (set(), set())
+    )  # cache faces, recordings read
+
+
+def cache_use(studio: Studio) -> tuple[set[str], set[str]]:
+    store = studio.renderer.store
+    return store.reads() if store is not None else (set(), set())
+
+
+def keep_used(studio: Studio, used: tuple[set[str], set[str]]) -> None:
+    """What the twin read from the face cache stays in it when this process saves it."""
+    store = studio.renderer.store
+    if store is not None:
+        store.keep_reads(used)
+
+
+def print_half(
+    studio: Studio,
+    paper: Paper,
+    ink: Ink,
+    players: int | None,
+    seed: int | None,
+    progress: Progress = quiet,
+) -> Half:
+    """Write the print sheets and the draft night's packs (build's printed half)."""
+    half = Half()
+    sheet_opts = SheetOptions(paper=paper, ink=ink, players=players)
+    chosen, _, run_notes = choose_cards(studio, sheet_opts)
+    half.notes.extend(run_notes)
+    out = studio.ws.output_dir(studio.game)
+    if chosen:
+        sheets = sheet_bytes(studio, sheet_opts, chosen, progress=progress)
+        half.sheets.append(Output(write_atomic(out / "sheets.pdf", sheets.pdf), sheets.described))
+        half.notes.extend(f"warning: {w}" for w in sheets.warnings)
+    else:
+        half.notes.append("no print sheets: no card is in the print run (the findings say why)")
+    if studio.model.packs:
+        progress("packs", 0, 1)
+        from .packs import draft_night
+
+        half.packs = draft_night(studio, seed, players, half.notes)
+        progress("packs", 1, 1)
+    return half
