@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from cardgen.cli.main import main
 from cardgen.core.workspace import Workspace
 from cardgen.speed import cache as speed_cache
+from cardgen.speed import cachetable
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +86,16 @@ def test_planted_pickles_marshal_bombs_and_forgeries_run_nothing_and_change_noth
         mac = hmac.new(forged_key, path.name.encode() + b"\0" + payload, hashlib.sha256).digest()
         return speed_cache.MAGIC + mac + payload
 
+    def forged_table(path: Path, header: tuple, values: bytes) -> bytes:
+        """A face table of the right layout (speed.cachetable), signed with another key."""
+        import hashlib
+        import hmac
+
+        head = marshal.dumps(header)
+        body = len(head).to_bytes(8, "little") + head + values
+        mac = hmac.new(forged_key, path.name.encode() + b"\0" + body, hashlib.sha256).digest()
+        return cachetable.MAGIC + body + mac
+
     hostile = [
         lambda p: pickle.dumps(_Boom(marker)),
         lambda p: (
@@ -92,6 +103,7 @@ def test_planted_pickles_marshal_bombs_and_forgeries_run_nothing_and_change_noth
         ),  # marshal: a list of 2**31 items (MemoryError when unpacked)
         lambda p: forged(p, marshal.dumps({"format": 6, "faces": {}, "drawn": {}})),
         lambda p: forged(p, pickle.dumps(_Boom(marker))),
+        lambda p: forged_table(p, ({"format": 10, "faces": 1}, ("k",), (1,)), b"x"),
         lambda p: real[p][: len(real[p]) // 2],  # truncated
         lambda p: real[p][:-1] + bytes([real[p][-1] ^ 1]),  # one bit flipped
     ]
@@ -149,10 +161,13 @@ def test_a_cache_from_another_machine_is_not_read(
     ws, _, _ = built
     store = speed_cache.Store(ws.output_dir("clean") / ".cache")
     faces = next(p.name for p in cache_files(ws) if p.name.startswith("faces-"))
-    assert isinstance(store.get(faces), dict)  # this user's cardgen wrote it
+    table = cachetable.open_table(store.folder, faces)
+    assert table is not None and isinstance(table.meta, dict)  # this user's cardgen wrote it
+    table.close()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-user"))
     speed_cache.user_key.cache_clear()
-    assert store.get(faces) is None  # the same bytes, under another user's key: not trusted
+    # the same bytes, under another user's key: not trusted
+    assert cachetable.open_table(store.folder, faces) is None
     key = speed_cache.key_file()
     assert key.is_file() and key.stat().st_mode & 0o077 == 0  # the key is private to its user
     assert not key.resolve().is_relative_to(ws.root.resolve())

@@ -8,7 +8,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from .errors import CardgenError, Finding, Severity
 
@@ -122,13 +122,17 @@ def refuse_links(path: Path) -> None:
         )
 
 
-def write_atomic(path: Path, data: bytes | str | tuple[bytes, ...]) -> Path:
-    """Write a regular file atomically (a tuple of parts is written part after part, never joined in
-    memory first). Anything else already at the path (a folder, a device such as /dev/full, a
-    FIFO) is refused rather than replaced; an OS error is one line naming the path.
-    Below a workspace's output/ no folder on the way may be a link (LinkRefused)."""
-    if not isinstance(data, tuple):
-        data = (data.encode("utf-8") if isinstance(data, str) else data,)
+def write_atomic(path: Path, data: bytes | str | Iterable[bytes]) -> Path:
+    """Write a regular file atomically (parts, a tuple or made as they are written, go part after
+    part, never joined in memory first). Anything else already at the path (a folder, a
+    device such as /dev/full, a FIFO) is refused rather than replaced; an OS error is one line
+    naming the path. Below a workspace's output/ no folder on the way may be a link
+    (LinkRefused)."""
+    parts: Iterable[bytes | bytearray | memoryview] = (
+        (data.encode("utf-8") if isinstance(data, str) else data,)
+        if isinstance(data, (bytes, bytearray, memoryview, str))
+        else data
+    )
     refuse_links(path)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise CardgenError(
@@ -141,7 +145,7 @@ def write_atomic(path: Path, data: bytes | str | tuple[bytes, ...]) -> Path:
         raise CardgenError(f"cannot write {path}: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb") as fh:
-            for part in data:
+            for part in parts:
                 fh.write(part)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, path)
@@ -169,7 +173,7 @@ def clear_place(path: Path) -> None:
         pass
 
 
-def write_cache(path: Path, data: bytes | tuple[bytes, ...], stale: str | None = None) -> bool:
+def write_cache(path: Path, data: bytes | Iterable[bytes], stale: str | None = None) -> bool:
     """Keep a cache file for the next run, atomically; with `stale` (a glob of the same cache under
     other keys), drop the older ones beside it. A cache is never worth failing for: a workspace that
     cannot be written is only read (False)."""

@@ -4,6 +4,7 @@ findings."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,7 @@ class _Builder:
                     (self._mark(key_node), "yaml-key", "a mapping key must be a plain value")
                 )
                 continue
-            k = (
+            k = sys.intern(  # one string per field name, however many cards (and in the cache)
                 k
                 if isinstance(k, str)
                 else ("null" if k is None else str(k).lower() if isinstance(k, bool) else str(k))

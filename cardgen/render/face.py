@@ -46,7 +46,6 @@ class FaceRenderer:
         self._prepared: dict[str, PreparedFace] = {}
         self._font_prints: dict[str, str] = {}
         self._keys: dict[tuple[int, str, float], tuple[Card | None, str]] = {}
-        self._anchors: dict[int, tuple[Card, tuple]] = {}  # anchor_of each card, by the card
         # fitting is the costly part and does not depend on the bleed: faces drawn with another
         # bleed reuse it. The renderer's own (with --no-cache too, as its dictionary was), bounded:
         # a run of 100,000 cards does not hold every card's rules text fitted
@@ -122,14 +121,9 @@ class FaceRenderer:
         return face
 
     def anchor(self, card: Card) -> tuple:
-        """anchor_of(card), worked out once per card object (a run asks for it at every face it
-        gives back)."""
-        found = self._anchors.get(id(card))
-        if found is not None and found[0] is card:
-            return found[1]
-        anchor = anchor_of(card)
-        self._anchors[id(card)] = (card, anchor)  # holding the card keeps its id from being reused
-        return anchor
+        """anchor_of(card), worked out each time it is asked for (a few tuples: remembering it for
+        every card of a run of 100,000 cost more memory than the time it saved)."""
+        return anchor_of(card)
 
     def settle(self, key: str) -> None:
         """Let go of a face's layout once its recording is in the face store: the store's light

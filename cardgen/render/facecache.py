@@ -4,8 +4,9 @@ lays out and draws only what changed.
 Entries are keyed by the face key (card data, template files, model, bleed, the fonts'
 fingerprints); the file name carries a digest of the code that lays out and draws faces
 (speed.codekey: every module that code imports), so other code never reads an old layout. The file
-is one signed plain-data dictionary (speed.cache): per face its size, edge colour, findings and
-pictures, and its recording (render.pen): the content stream a sheet replays. Layouts are not kept:
+is one signed table (speed.cachetable: read a value at a time, when asked for): per face its size,
+edge colour, findings and pictures, and its recording (render.pen): the content stream a sheet
+replays, each as marshal bytes of plain data. Layouts are not kept:
 the rare reader of one (a low-ink copy, a rulebook figure) has the face laid out again. A cache this
 user's cardgen did not write is never read.
 """
@@ -14,19 +15,21 @@ from __future__ import annotations
 
 import copy
 import marshal
+import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..core.paths import file_stamp
 from ..load.plaindata import findings_from_plain, findings_to_plain
-from ..speed.cache import Packed, Store
+from ..speed.cache import Store
+from ..speed.cachetable import Backed, Spill, Table, open_table, put_table
 from ..speed.codekey import code_digest as reach_digest
 from ..speed.gcpause import no_cyclic_gc
 from .pen import Recording
 from .prepared import Op, PreparedFace
 from .template import Template
 
-FORMAT = 9  # bump when the layout of an entry (or of a recording) changes
+FORMAT = 10  # bump when the layout of an entry (or of a recording) changes
 
 
 CODE = (
@@ -78,14 +81,18 @@ class _CachedFace(PreparedFace):
         return face
 
 
-class KeptRecordings(Packed):
+class KeptRecordings(Backed):
     """Face recordings by key that remember which ones this run read or wrote (the rest is dropped
-    on save). Each is held as its marshal bytes, as the cache file keeps it, and read back when
-    asked for: a third of its size as objects, so a run of 100,000 faces does not hold them all
-    as lists of strings."""
+    on save). Each is its marshal bytes, left in the cache file (or held, when made this run) and
+    read back when asked for: a run of 100,000 faces does not hold them all as lists of strings."""
 
-    def __init__(self, data: dict[str, bytes]) -> None:
-        super().__init__(data)
+    def __init__(
+        self,
+        table: Table | None = None,
+        places: dict[str, int] | None = None,
+        spill: Spill | None = None,
+    ) -> None:
+        super().__init__(table, places, spill)
         self.used: set[str] = set()
         self.dirty = False
 
@@ -127,22 +134,31 @@ class FaceCache:
         self.folder = folder
         self.store = Store(folder)
         self.name = f"faces-{code_digest()}"
-        # key -> entry_of(face) as its marshal bytes, read when the face is asked for: a warm run
-        # of 100,000 faces holds no entry it does not draw as objects
-        self.entries = Packed()
         self.fresh: dict[str, PreparedFace] = {}  # laid out this run, serialised on save
         self.used: set[str] = set()
         self.added = False
-        data: Any = self.store.get(self.name)
+        table = open_table(self.store.folder, self.name)
+        meta: Any = table.meta if table is not None else None
         if (
-            not isinstance(data, dict)
-            or data.get("format") != FORMAT
-            or not isinstance(data.get("faces"), dict)
-            or not isinstance(data.get("drawn"), dict)
+            table is None
+            or not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or type(meta.get("faces")) is not int
         ):
-            data = {}  # no cache yet, or not one this cardgen wrote: start afresh
-        self.entries = Packed(data.get("faces", {}))
-        self.recordings = KeptRecordings(data.get("drawn", {}))
+            table, meta = None, {"faces": 0}  # no cache yet, or not one this cardgen wrote
+        places = table.places if table is not None else []
+        if table is not None:
+            table.places = []  # held once, below
+        faces = meta["faces"]
+        # key -> entry_of(face) as its marshal bytes (in the file, or made this run), read when
+        # the face is asked for: a warm run of 100,000 faces holds no entry it does not draw
+        # what this run makes waits for the save in a spill file, not in memory
+        spill = Spill(self.store.folder)
+        self.entries = Backed(table, {sys.intern(k): p for k, p in places[:faces]}, spill)
+        self.recordings = KeptRecordings(
+            table, {sys.intern(k): p for k, p in places[faces:]}, spill
+        )
+        del places
 
     def get(
         self, key: str, template: Template, relayout: Callable[[], list[Op]]
@@ -234,13 +250,24 @@ class FaceCache:
             and drawn.used == set(drawn)
         ):
             return
-        entries = {k: v for k, v in self.entries.items() if k in self.used and k not in self.fresh}
-        kept = {k: v for k, v in drawn.items() if k in drawn.used}
+        entries = [k for k in self.entries if k in self.used and k not in self.fresh]
+        kept = [k for k in drawn if k in drawn.used]
         with (
             no_cyclic_gc()
         ):  # one pause for all faces: re-enabling the collector per face costs a collection each
-            entries.update((k, marshal.dumps(entry_of(face))) for k, face in self.fresh.items())
-            data = {"format": FORMAT, "faces": entries, "drawn": kept}
-            self.store.put(
-                self.name, data, "faces-*"
+            made = {k: marshal.dumps(entry_of(face)) for k, face in self.fresh.items()}
+            sizes = [(k, self.entries.size(k)) for k in entries]
+            sizes += [(k, len(v)) for k, v in made.items()]
+            sizes += [(k, drawn.size(k)) for k in kept]
+
+            def parts() -> Iterator[bytes]:  # each read (or made) as it is written
+                for k in entries:
+                    yield self.entries.packed(k) or b""
+                yield from made.values()
+                for k in kept:
+                    yield drawn.packed(k) or b""
+
+            meta = {"format": FORMAT, "faces": len(entries) + len(made)}
+            put_table(
+                self.store.folder, self.name, meta, sizes, parts(), "faces-*"
             )  # other code's caches go, the unsigned ones of old too

@@ -108,8 +108,13 @@ def _make_key(path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def mac_start(name: str) -> "hmac.HMAC":
+    """The signature of a cache file named `name`, its payload still to be added (update)."""
+    return hmac.new(user_key(), name.encode("utf-8") + b"\0", hashlib.sha256)
+
+
 def _mac(name: str, payload: bytes | memoryview) -> bytes:
-    mac = hmac.new(user_key(), name.encode("utf-8") + b"\0", hashlib.sha256)
+    mac = mac_start(name)
     mac.update(payload)
     return mac.digest()
 
