@@ -135,3 +135,15 @@ def wait_until_it_catches_ctrl_c(proc: subprocess.Popen, timeout: float = 120) -
     while proc.poll() is None and not catches_ctrl_c(proc.pid):
         assert time.monotonic() < deadline, "the process never installed its Ctrl-C handler"
         time.sleep(0.02)
+
+
+@pytest.fixture
+def own_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """The test's own per-user cache key (the user's cache folder a temporary one): a test that
+    forges or signs caches never touches the real key."""
+    from cardgen.speed import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    cache.user_key.cache_clear()
+    yield
+    cache.user_key.cache_clear()

@@ -19,14 +19,7 @@ from cardgen.core.workspace import Workspace
 from cardgen.speed import cache as speed_cache
 from cardgen.speed import cachetable
 
-
-@pytest.fixture(autouse=True)
-def own_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """This test's own per-user key (the user's cache folder is a temporary one)."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    speed_cache.user_key.cache_clear()
-    yield
-    speed_cache.user_key.cache_clear()
+pytestmark = pytest.mark.usefixtures("own_cache_key")  # tests/conftest.py
 
 
 class _Boom:

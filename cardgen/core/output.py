@@ -4,11 +4,12 @@ failing for)."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import CardgenError, Finding, Severity
 
@@ -191,4 +192,14 @@ def write_cache(path: Path, data: bytes | Iterable[bytes], stale: str | None = N
                 old.unlink(missing_ok=True)
             except OSError:  # not ours to remove (a folder of that name): left as it is
                 pass
+    return True
+
+
+def write_record(path: Path, data: dict[str, Any]) -> bool:
+    """A small record (a sheet command's) as JSON, keys sorted (the same data, the same bytes);
+    False when it cannot be written."""
+    try:
+        write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    except (CardgenError, OSError):
+        return False
     return True

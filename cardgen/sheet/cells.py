@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.errors import CardgenError, Finding
-from ..core.output import write_atomic
+from ..core.output import write_record
 from ..load.card import Catalog
 
 # output/GAME/sheet-cells.json, written by each pull: {"source": shown, "cells": {id: {field:
@@ -27,14 +27,7 @@ class _Loaded(Protocol):
 def save_cells(output_dir: Path, source: str, cells: dict[str, dict[str, str]]) -> bool:
     """Keep which cell holds which card field, for annotate_cells (False when it cannot be
     written: findings then name no cells)."""
-    try:
-        write_atomic(
-            output_dir / RECORD,
-            json.dumps({"source": source, "cells": cells}, indent=1, sort_keys=True) + "\n",
-        )
-    except (CardgenError, OSError):
-        return False
-    return True
+    return write_record(output_dir / RECORD, {"source": source, "cells": cells})
 
 
 def load_cells(output_dir: Path) -> dict[str, dict[str, str]]:
@@ -110,7 +103,6 @@ def cells_from_sheet(loaded: Any, source: str, shown: str) -> dict[str, dict[str
     """Which cell holds which card field, worked out from the sheet itself (the game's declared
     sheet) instead of the record a pull keeps: for annotate_cells(..., cells=…) where no record may
     be read (--no-cache). A sheet that cannot be read gives no cells."""
-    from ..core.errors import CardgenError
     from .pull import plan_pull
     from .read import read_tables
     from .settings import sheet_settings

@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import CardgenError, Severity
-from ..core.output import write_atomic
+from ..core.errors import Severity
+from ..core.output import write_record
 from ..load.card import Card
 from ..model.game import GameModel
 from .columns import canon, to_cell
@@ -63,14 +63,7 @@ def save_synced(output_dir: Path, source: str, values: dict[str, dict[str, str]]
     records (False when it cannot be written: the next pull then takes the sheet's values)."""
     sheets = _read(output_dir)
     sheets[source] = values
-    try:
-        write_atomic(
-            output_dir / RECORD,
-            json.dumps({"format": FORMAT, "sheets": sheets}, indent=1, sort_keys=True) + "\n",
-        )
-    except (CardgenError, OSError):
-        return False
-    return True
+    return write_record(output_dir / RECORD, {"format": FORMAT, "sheets": sheets})
 
 
 def _read(output_dir: Path) -> dict[str, dict[str, dict[str, str]]]:

@@ -10,13 +10,7 @@ import pytest
 
 from cardgen.speed import cache, cachetable
 
-
-@pytest.fixture(autouse=True)
-def own_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    cache.user_key.cache_clear()
-    yield
-    cache.user_key.cache_clear()
+pytestmark = pytest.mark.usefixtures("own_cache_key")  # tests/conftest.py
 
 
 def _put(folder: Path, values: dict[str, bytes]) -> bool:
