@@ -311,3 +311,40 @@ def test_a_font_touched_but_unchanged_changes_no_byte_of_the_sheets(scratch_ws: 
     for font in fonts.iterdir():
         os.utime(font, ns=(1_000_000_000, 1_000_000_000))
     assert build() == first
+
+
+def test_a_code_digest_is_the_same_in_every_process() -> None:
+    """The import graph is walked whole whatever order its sets come in: a package's own imports
+    were left out when the package was first met as a parent (`validate/__init__`'s modules),
+    depending on the process's hash seed, so a build's cache keys changed from run to run (its
+    publishing check made again) and could miss a module's change."""
+    import os
+    import subprocess
+    import sys
+
+    from cardgen.speed import codekey
+
+    code = (
+        "from cardgen.speed.codekey import code_digest; "
+        "print(code_digest('cardgen.kit.pnpcheck', 'cardgen.jobs.pnp'), "
+        "code_digest('cardgen.render.face'), code_digest('cardgen.rulebook.build'))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4", "5")
+    }
+    assert len(seen) == 1, seen
+    # closed under imports: every module a reached module imports is reached
+    known = codekey.modules()
+    for name in ("cardgen.jobs.pnp", "cardgen.render.face", "cardgen.cli.main"):
+        reached = set(codekey.reach(name))
+        for module in reached:
+            source = known[module].read_text(encoding="utf-8")
+            assert codekey.imports_of(module, source, known) <= reached, (name, module)

@@ -74,8 +74,11 @@ def reach(name: str) -> tuple[str, ...]:
         if path is None:
             continue
         parents = current.split(".")
-        for i in range(1, len(parents)):  # importing a.b.c runs a/__init__ and a/b/__init__ too
-            seen.add(".".join(parents[:i]))
+        for i in range(1, len(parents)):  # importing a.b.c runs a/__init__ and a/b/__init__ too,
+            package = ".".join(parents[:i])  # and what they import: walked as any module is (a
+            if package not in seen:  # package only marked seen kept its imports out, depending
+                seen.add(package)  # on the order the sets were walked in: another digest in
+                todo.append(package)  # each process)
         for nxt in imports_of(current, path.read_text(encoding="utf-8"), known):
             if nxt not in seen:
                 seen.add(nxt)
