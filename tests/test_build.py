@@ -246,7 +246,7 @@ def test_a_rebuild_draws_only_the_figures_and_book_that_changed(
     card it shows (or any other input) changed."""
     from cardgen.jobs.build import BuildOptions, build_game
     from cardgen.render import plots
-    from cardgen.rulebook import build as book_build
+    from cardgen.rulebook import typeset as book_build  # where the book is typeset
 
     cards = scratch_ws.cards_dir("clean") / "cards.yaml"
     cards.write_text(
